@@ -1,0 +1,1112 @@
+//! The compiler: lowers a parsed definition to a flat [`Program`] of ops over precomputed link
+//! tables. Names (pieces, stones, classes, regions, directions) are resolved here against the
+//! variant's declarations; nothing about a particular game is known to this module.
+
+use std::fmt::Write as _;
+
+use crate::board::{LinkTable, Side, Topology};
+use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
+
+/// Most piece kinds a variant may declare.
+pub const MAX_PIECE_KINDS: usize = 32;
+/// Most stone kinds a variant may declare.
+pub const MAX_STONE_KINDS: usize = 60;
+/// Most repetitions a bounded quantifier may ask for.
+pub const MAX_BOUND: u32 = 32;
+
+const OWN0: u32 = 0;
+const ENEMY0: u32 = 32;
+const STONE0: u32 = 64;
+const EMPTY_BIT: u32 = 126;
+const HOLE_BIT: u32 = 127;
+
+/// An occupant filter as a bit set over occupant codes relative to the mover: own piece kinds,
+/// enemy piece kinds, stone kinds, "empty" and "no cell" (a hole in the mask or off the board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Filter(pub u128);
+
+impl Filter {
+    /// Matches nothing.
+    pub const NONE: Filter = Filter(0);
+    /// Matches an empty cell only.
+    pub const EMPTY: Filter = Filter(1 << EMPTY_BIT);
+
+    /// Bit of an own piece kind.
+    #[inline]
+    pub fn own_bit(kind: u8) -> u32 {
+        OWN0 + kind as u32
+    }
+    /// Bit of an enemy piece kind.
+    #[inline]
+    pub fn enemy_bit(kind: u8) -> u32 {
+        ENEMY0 + kind as u32
+    }
+    /// Bit of a stone kind.
+    #[inline]
+    pub fn stone_bit(kind: u8) -> u32 {
+        STONE0 + kind as u32
+    }
+    /// Bit of an empty cell.
+    pub const EMPTY_BIT: u32 = EMPTY_BIT;
+    /// Bit of a missing cell.
+    pub const HOLE_BIT: u32 = HOLE_BIT;
+
+    /// Whether the filter holds the bit.
+    #[inline]
+    pub fn has(self, bit: u32) -> bool {
+        self.0 & (1u128 << bit) != 0
+    }
+
+    fn with(self, bit: u32) -> Filter {
+        Filter(self.0 | (1u128 << bit))
+    }
+}
+
+/// How a leg treats an enemy piece on its landing cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptureMode {
+    /// Never lands on a piece.
+    MoveOnly,
+    /// May land on an enemy piece and capture it.
+    May,
+    /// Must land on an enemy piece and capture it.
+    Only,
+}
+
+/// One alternative path of a leap: cells (as vector ids from the origin) and what they may
+/// hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathCode {
+    /// Vector ids of the path's cells, relative to the leap's origin.
+    pub cells: Vec<u16>,
+    /// What each cell may hold.
+    pub filter: Filter,
+}
+
+/// A compiled leg.
+#[derive(Debug, Clone)]
+pub struct LegCode {
+    /// The primitive.
+    pub kind: LegKind,
+    /// Vector ids of its directions or offsets, per side (White, Black).
+    pub vecs: [Vec<u16>; 2],
+    /// Per side, per vector: the alternative paths (empty: a free leap).
+    pub paths: [Vec<Vec<PathCode>>; 2],
+    /// Fewest cells of a ride.
+    pub min: u32,
+    /// Most cells of a ride.
+    pub max: u32,
+    /// What the cells a ride or hop runs through, or a jump's jumped cell, may hold.
+    pub pass: Filter,
+    /// What a hop may use as its screen.
+    pub screen: Filter,
+    /// Capture on landing.
+    pub capture: CaptureMode,
+    /// Captures the enemy piece jumped over or hopped over.
+    pub take: bool,
+    /// Stones it may land on and destroy.
+    pub destroy: Filter,
+    /// Its source text, for listings.
+    pub text: String,
+}
+
+impl LegCode {
+    /// Whether the leg can capture (landing, or taking the jumped piece).
+    pub fn can_capture(&self) -> bool {
+        self.capture != CaptureMode::MoveOnly || self.take
+    }
+}
+
+/// One instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Fast path: run the leg from the origin and emit every landing as an option; continue.
+    Emit(u16),
+    /// Run the leg; each landing continues at the next op (backtracking).
+    Leg(u16),
+    /// Explore the first target, then continue at the second.
+    Split(u32, u32),
+    /// Continue at the target.
+    Goto(u32),
+    /// Continue only while the current cell is in the mover's region.
+    At(u16),
+    /// The path so far is a complete option.
+    Accept,
+    /// Stop this path.
+    End,
+}
+
+/// The compiled form of one definition.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The instructions; execution starts at 0.
+    pub ops: Vec<Op>,
+    /// The legs the ops refer to.
+    pub legs: Vec<LegCode>,
+    /// Whether any path has more than one leg (so chains and dedup are possible).
+    pub chains: bool,
+}
+
+/// Names the compiler resolves, in declaration order.
+pub struct Names<'a> {
+    /// Piece kind ids.
+    pub pieces: &'a [String],
+    /// Stone kind ids.
+    pub stones: &'a [String],
+    /// Class of each stone kind.
+    pub stone_classes: &'a [String],
+    /// Region ids.
+    pub regions: &'a [String],
+    /// Direction sets declared by the variant.
+    pub directions: &'a [(String, Vec<(i8, i8)>)],
+}
+
+/// A problem in a definition, with its span in the definition text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    /// Where.
+    pub span: Span,
+    /// Stable code suffix (`unknown_direction`, …).
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// Label at the span.
+    pub label: String,
+    /// How to fix it.
+    pub help: String,
+}
+
+/// The built-in direction sets, for White (Black mirrors the rank).
+pub const BUILTIN_DIRECTIONS: &[(&str, &[(i8, i8)])] = &[
+    ("forward", &[(0, 1)]),
+    ("backward", &[(0, -1)]),
+    ("left", &[(-1, 0)]),
+    ("right", &[(1, 0)]),
+    ("sideways", &[(-1, 0), (1, 0)]),
+    ("vertical", &[(0, 1), (0, -1)]),
+    ("orthogonal", &[(0, 1), (1, 0), (0, -1), (-1, 0)]),
+    ("diagonal", &[(1, 1), (1, -1), (-1, -1), (-1, 1)]),
+    ("forward-diagonal", &[(-1, 1), (1, 1)]),
+    ("backward-diagonal", &[(-1, -1), (1, -1)]),
+    (
+        "all",
+        &[
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+        ],
+    ),
+    (
+        "knight",
+        &[
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ],
+    ),
+];
+
+/// The path shapes `via` knows.
+pub const PATH_SHAPES: &[(&str, &str)] = &[
+    (
+        "straight",
+        "the cells on the straight line between origin and destination",
+    ),
+    (
+        "lshape",
+        "two L-shaped paths: all along the long side then across, or across first then along",
+    ),
+    (
+        "flank",
+        "for a two-cell orthogonal leap: either cell beside the middle cell (two paths)",
+    ),
+    (
+        "orthogonal-first",
+        "one orthogonal step towards the long side of the offset (a lame leaper's leg)",
+    ),
+];
+
+fn mirror(v: (i8, i8), side: Side) -> (i8, i8) {
+    match side {
+        Side::White => v,
+        Side::Black => (v.0, -v.1),
+    }
+}
+
+fn sign(x: i32) -> i32 {
+    x.signum()
+}
+
+/// Cells of one path shape for an offset, as offsets from the origin. `None`: the shape has no
+/// path for that offset.
+fn shape_paths(shape: &str, (a, b): (i32, i32)) -> Vec<Vec<(i32, i32)>> {
+    let (sa, sb) = (sign(a), sign(b));
+    match shape {
+        "straight" => {
+            if a == 0 || b == 0 || a.abs() == b.abs() {
+                let n = a.abs().max(b.abs());
+                vec![(1..n).map(|k| (sa * k, sb * k)).collect()]
+            } else {
+                vec![]
+            }
+        }
+        "lshape" => {
+            if a == 0 || b == 0 || a.abs() == b.abs() {
+                return vec![];
+            }
+            let mut p1: Vec<(i32, i32)> = (1..=a.abs()).map(|k| (sa * k, 0)).collect();
+            p1.extend((1..b.abs()).map(|k| (a, sb * k)));
+            let mut p2: Vec<(i32, i32)> = (1..=b.abs()).map(|k| (0, sb * k)).collect();
+            p2.extend((1..a.abs()).map(|k| (sa * k, b)));
+            vec![p1, p2]
+        }
+        "flank" => {
+            if b == 0 && a.abs() == 2 {
+                vec![vec![(sa, 1)], vec![(sa, -1)]]
+            } else if a == 0 && b.abs() == 2 {
+                vec![vec![(1, sb)], vec![(-1, sb)]]
+            } else {
+                vec![]
+            }
+        }
+        "orthogonal-first" => {
+            if a.abs() > b.abs() && b != 0 {
+                vec![vec![(sa, 0)]]
+            } else if b.abs() > a.abs() && a != 0 {
+                vec![vec![(0, sb)]]
+            } else {
+                vec![]
+            }
+        }
+        _ => vec![],
+    }
+}
+
+/// Compiles definitions of one variant, sharing one link table.
+pub struct Compiler<'a> {
+    topo: &'a Topology,
+    names: Names<'a>,
+    /// The shared link table, grown as programs need vectors.
+    pub links: LinkTable,
+}
+
+struct Emitter<'c, 'a> {
+    c: &'c mut Compiler<'a>,
+    src: &'c str,
+    ops: Vec<Op>,
+    legs: Vec<LegCode>,
+    errors: Vec<CompileError>,
+    chains: bool,
+}
+
+fn err(span: Span, code: &'static str, message: String, label: &str, help: String) -> CompileError {
+    CompileError {
+        span,
+        code,
+        message,
+        label: label.to_string(),
+        help,
+    }
+}
+
+fn suggest<'n>(word: &str, candidates: impl Iterator<Item = &'n str>) -> String {
+    let all: Vec<&str> = candidates.collect();
+    let close: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|c| edit_distance(c, word) <= 2 || c.contains(word) || word.contains(c))
+        .collect();
+    if let Some(c) = close.first() {
+        format!("did you mean `{c}`? known: {}", all.join(", "))
+    } else {
+        format!("known: {}", all.join(", "))
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur.push(
+                (prev[j] + usize::from(ca != cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn nullable(n: &Node) -> bool {
+    match n {
+        Node::Leg(_) => false,
+        Node::At(_) => true,
+        Node::Seq(v, _) => v.iter().all(nullable),
+        Node::Alt(v, _) => v.iter().any(nullable),
+        Node::Repeat { node, min, .. } => *min == 0 || nullable(node),
+    }
+}
+
+impl<'a> Compiler<'a> {
+    /// A compiler for a board and the variant's names.
+    pub fn new(topo: &'a Topology, names: Names<'a>) -> Self {
+        Compiler {
+            topo,
+            names,
+            links: LinkTable::new(topo.len()),
+        }
+    }
+
+    /// Compiles one definition (its text, for listings, and its parsed AST).
+    pub fn compile(&mut self, src: &str, node: &Node) -> Result<Program, Vec<CompileError>> {
+        let mut e = Emitter {
+            c: self,
+            src,
+            ops: Vec::new(),
+            legs: Vec::new(),
+            errors: Vec::new(),
+            chains: false,
+        };
+        e.check_loops(node);
+        // Top-level alternatives that are single simple legs become fast-path `Emit` ops.
+        let alts: Vec<&Node> = match node {
+            Node::Alt(v, _) => v.iter().collect(),
+            n => vec![n],
+        };
+        let mut rest = Vec::new();
+        for a in alts {
+            match a {
+                Node::Leg(l)
+                    if l.kind != LegKind::Jump
+                        && l.kind != LegKind::Hop
+                        && !l.mods.iter().any(|m| matches!(m, Modifier::Via(..))) =>
+                {
+                    if let Some(id) = e.leg(l) {
+                        e.ops.push(Op::Emit(id));
+                    }
+                }
+                n => rest.push(n.clone()),
+            }
+        }
+        if rest.is_empty() {
+            e.ops.push(Op::End);
+        } else {
+            let rest = if rest.len() == 1 {
+                rest.pop().expect("one")
+            } else {
+                Node::Alt(rest, node.span())
+            };
+            e.chains = !matches!(rest, Node::Leg(_));
+            e.node(&rest);
+            e.ops.push(Op::Accept);
+        }
+        if e.errors.is_empty() {
+            Ok(Program {
+                ops: e.ops,
+                legs: e.legs,
+                chains: e.chains,
+            })
+        } else {
+            Err(e.errors)
+        }
+    }
+}
+
+impl Emitter<'_, '_> {
+    fn check_loops(&mut self, n: &Node) {
+        match n {
+            Node::Leg(_) | Node::At(_) => {}
+            Node::Seq(v, _) | Node::Alt(v, _) => v.iter().for_each(|x| self.check_loops(x)),
+            Node::Repeat {
+                node,
+                min,
+                max,
+                span,
+            } => {
+                self.check_loops(node);
+                if let Some(m) = max {
+                    if m < min {
+                        self.errors.push(err(
+                            *span,
+                            "bad_bounds",
+                            format!("repetition bounds {{{min},{m}}} are reversed"),
+                            "the most is less than the fewest",
+                            "write {fewest,most} with fewest <= most".into(),
+                        ));
+                    } else if *m > MAX_BOUND {
+                        self.errors.push(err(*span, "bad_bounds", format!("repetition bound {m} is too large"), "too many repetitions", format!("bounded repetition allows at most {MAX_BOUND}; use `*` or `+` for an unbounded chain")));
+                    }
+                } else if *min > MAX_BOUND {
+                    self.errors.push(err(
+                        *span,
+                        "bad_bounds",
+                        format!("repetition bound {min} is too large"),
+                        "too many repetitions",
+                        format!("bounded repetition allows at most {MAX_BOUND}"),
+                    ));
+                }
+                if max.is_none() && nullable(node) {
+                    self.errors.push(err(
+                        node.span(),
+                        "empty_loop",
+                        "this part can match without moving, so repeating it never ends".into(),
+                        "may match without a leg",
+                        "make every alternative inside the repetition move at least one leg".into(),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn node(&mut self, n: &Node) {
+        match n {
+            Node::Leg(l) => {
+                if let Some(id) = self.leg(l) {
+                    self.ops.push(Op::Leg(id));
+                }
+            }
+            Node::At(name) => match self.c.names.regions.iter().position(|r| *r == name.text) {
+                Some(i) => self.ops.push(Op::At(i as u16)),
+                None => {
+                    let help = suggest(&name.text, self.c.names.regions.iter().map(String::as_str));
+                    self.errors.push(err(
+                        name.span,
+                        "unknown_region",
+                        format!("unknown region `{}`", name.text),
+                        "not a region of this variant",
+                        help,
+                    ));
+                }
+            },
+            Node::Seq(v, _) => v.iter().for_each(|x| self.node(x)),
+            Node::Alt(v, _) => {
+                let mut ends = Vec::new();
+                for (i, a) in v.iter().enumerate() {
+                    if i + 1 < v.len() {
+                        let split = self.ops.len();
+                        self.ops.push(Op::Split(0, 0));
+                        self.node(a);
+                        ends.push(self.ops.len());
+                        self.ops.push(Op::Goto(0));
+                        let next = self.ops.len() as u32;
+                        self.ops[split] = Op::Split(split as u32 + 1, next);
+                    } else {
+                        self.node(a);
+                    }
+                }
+                let end = self.ops.len() as u32;
+                for g in ends {
+                    self.ops[g] = Op::Goto(end);
+                }
+            }
+            Node::Repeat { node, min, max, .. } => {
+                let min = (*min).min(MAX_BOUND);
+                for _ in 0..min {
+                    self.node(node);
+                }
+                match max {
+                    None => {
+                        let top = self.ops.len();
+                        self.ops.push(Op::Split(0, 0));
+                        self.node(node);
+                        self.ops.push(Op::Goto(top as u32));
+                        let end = self.ops.len() as u32;
+                        self.ops[top] = Op::Split(top as u32 + 1, end);
+                    }
+                    Some(m) => {
+                        let m = (*m).clamp(min, MAX_BOUND);
+                        let mut splits = Vec::new();
+                        for _ in min..m {
+                            splits.push(self.ops.len());
+                            self.ops.push(Op::Split(0, 0));
+                            self.node(node);
+                        }
+                        let end = self.ops.len() as u32;
+                        for s in splits {
+                            self.ops[s] = Op::Split(s as u32 + 1, end);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn filter(&mut self, f: &dsl::Filter) -> Filter {
+        let mut out = Filter::NONE;
+        for t in &f.terms {
+            let mut bits = match &t.atom {
+                FilterAtom::Group(g) => self.filter(g),
+                FilterAtom::Owned { own, kind } => {
+                    let base = if *own { OWN0 } else { ENEMY0 };
+                    match kind {
+                        None => Filter(
+                            (0..self.c.names.pieces.len() as u32)
+                                .fold(0, |acc, k| acc | 1u128 << (base + k)),
+                        ),
+                        Some(k) => match self.piece(k) {
+                            Some(i) => Filter(1u128 << (base + i)),
+                            None => Filter::NONE,
+                        },
+                    }
+                }
+                FilterAtom::Name(n) => self.named_filter(n),
+            };
+            if t.negated {
+                bits = Filter(!bits.0 & self.universe().0);
+            }
+            out = Filter(out.0 | bits.0);
+        }
+        out
+    }
+
+    fn universe(&self) -> Filter {
+        let n = &self.c.names;
+        let mut u = Filter::NONE.with(EMPTY_BIT).with(HOLE_BIT);
+        for k in 0..n.pieces.len() as u32 {
+            u = u.with(OWN0 + k).with(ENEMY0 + k);
+        }
+        for k in 0..n.stones.len() as u32 {
+            u = u.with(STONE0 + k);
+        }
+        u
+    }
+
+    fn piece(&mut self, n: &dsl::Name) -> Option<u32> {
+        let p = self.c.names.pieces.iter().position(|p| *p == n.text);
+        if p.is_none() {
+            let help = suggest(&n.text, self.c.names.pieces.iter().map(String::as_str));
+            self.errors.push(err(
+                n.span,
+                "unknown_piece",
+                format!("unknown piece kind `{}`", n.text),
+                "not a piece of this variant",
+                help,
+            ));
+        }
+        p.map(|p| p as u32)
+    }
+
+    fn named_filter(&mut self, n: &dsl::Name) -> Filter {
+        let names = &self.c.names;
+        let pieces = names.pieces.len() as u32;
+        match n.text.as_str() {
+            "empty" => return Filter::EMPTY,
+            "piece" => {
+                return Filter(
+                    (0..pieces).fold(0, |a, k| a | 1u128 << (OWN0 + k) | 1u128 << (ENEMY0 + k)),
+                );
+            }
+            "stone" => {
+                return Filter(
+                    (0..names.stones.len() as u32).fold(0, |a, k| a | 1u128 << (STONE0 + k)),
+                );
+            }
+            _ => {}
+        }
+        if let Some(k) = names.stones.iter().position(|s| *s == n.text) {
+            return Filter(1u128 << (STONE0 + k as u32));
+        }
+        if names.stone_classes.iter().any(|c| *c == n.text) {
+            return Filter(
+                names
+                    .stone_classes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c == n.text)
+                    .fold(0, |a, (k, _)| a | 1u128 << (STONE0 + k as u32)),
+            );
+        }
+        if let Some(k) = names.pieces.iter().position(|p| *p == n.text) {
+            return Filter(1u128 << (OWN0 + k as u32) | 1u128 << (ENEMY0 + k as u32));
+        }
+        let mut known: Vec<&str> = vec!["empty", "piece", "stone", "own", "enemy"];
+        let mut classes: Vec<&str> = names.stone_classes.iter().map(String::as_str).collect();
+        classes.dedup();
+        known.extend(classes);
+        known.extend(names.stones.iter().map(String::as_str));
+        known.extend(names.pieces.iter().map(String::as_str));
+        let help = suggest(&n.text, known.into_iter());
+        self.errors.push(err(
+            n.span,
+            "unknown_occupant",
+            format!("unknown occupant `{}`", n.text),
+            "not an occupant name of this variant",
+            help,
+        ));
+        Filter::NONE
+    }
+
+    fn directions(&mut self, dirs: &[Direction]) -> Vec<(i8, i8)> {
+        let mut out: Vec<(i8, i8)> = Vec::new();
+        for d in dirs {
+            let vs: Vec<(i8, i8)> = match d {
+                Direction::Offset(a, b, span) => {
+                    if a.abs() > 16 || b.abs() > 16 || (*a == 0 && *b == 0) {
+                        self.errors.push(err(
+                            *span,
+                            "bad_offset",
+                            format!("offset [{a},{b}] is not usable"),
+                            "out of range",
+                            "an offset needs two numbers between -16 and 16, not both zero".into(),
+                        ));
+                        continue;
+                    }
+                    let (a, b) = (*a as i8, *b as i8);
+                    [
+                        (a, b),
+                        (b, a),
+                        (-a, b),
+                        (-b, a),
+                        (a, -b),
+                        (b, -a),
+                        (-a, -b),
+                        (-b, -a),
+                    ]
+                    .to_vec()
+                }
+                Direction::Named(n) => {
+                    if let Some((_, v)) = self.c.names.directions.iter().find(|(k, _)| *k == n.text)
+                    {
+                        v.clone()
+                    } else if let Some((_, v)) =
+                        BUILTIN_DIRECTIONS.iter().find(|(k, _)| *k == n.text)
+                    {
+                        v.to_vec()
+                    } else {
+                        let known = BUILTIN_DIRECTIONS
+                            .iter()
+                            .map(|(k, _)| *k)
+                            .chain(self.c.names.directions.iter().map(|(k, _)| k.as_str()));
+                        let help = suggest(&n.text, known);
+                        self.errors.push(err(
+                            n.span,
+                            "unknown_direction",
+                            format!("unknown direction `{}`", n.text),
+                            "not a direction",
+                            help,
+                        ));
+                        continue;
+                    }
+                }
+            };
+            for v in vs {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
+    fn leg(&mut self, l: &dsl::Leg) -> Option<u16> {
+        let before = self.errors.len();
+        let vectors = self.directions(&l.dirs);
+        let mut code = LegCode {
+            kind: l.kind,
+            vecs: [Vec::new(), Vec::new()],
+            paths: [Vec::new(), Vec::new()],
+            min: 1,
+            max: u32::MAX,
+            pass: match l.kind {
+                LegKind::Jump => Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT)),
+                _ => Filter::EMPTY,
+            },
+            screen: Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT)),
+            capture: CaptureMode::MoveOnly,
+            take: false,
+            destroy: Filter::NONE,
+            text: self
+                .src
+                .get(l.span.start..l.span.end)
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let mut vias: Vec<(String, Filter, Span)> = Vec::new();
+        let mut seen: Vec<&'static str> = Vec::new();
+        for m in &l.mods {
+            let (word, allowed): (&'static str, &[LegKind]) = match m {
+                Modifier::Capture(_) => (
+                    "capture",
+                    &[
+                        LegKind::Step,
+                        LegKind::Leap,
+                        LegKind::Ride,
+                        LegKind::Hop,
+                        LegKind::Jump,
+                    ],
+                ),
+                Modifier::CaptureOnly(_) => (
+                    "capture-only",
+                    &[
+                        LegKind::Step,
+                        LegKind::Leap,
+                        LegKind::Ride,
+                        LegKind::Hop,
+                        LegKind::Jump,
+                    ],
+                ),
+                Modifier::Take(_) => ("take", &[LegKind::Jump, LegKind::Hop]),
+                Modifier::Over(..) => ("over", &[LegKind::Jump, LegKind::Ride, LegKind::Hop]),
+                Modifier::Screen(..) => ("screen", &[LegKind::Hop]),
+                Modifier::Via(..) => ("via", &[LegKind::Leap]),
+                Modifier::Destroy(..) => (
+                    "destroy",
+                    &[
+                        LegKind::Step,
+                        LegKind::Leap,
+                        LegKind::Ride,
+                        LegKind::Hop,
+                        LegKind::Jump,
+                    ],
+                ),
+                Modifier::Dist(..) => ("dist", &[LegKind::Ride]),
+            };
+            if !allowed.contains(&l.kind) {
+                let kinds: Vec<&str> = allowed.iter().map(|k| k.keyword()).collect();
+                self.errors.push(err(
+                    m.span(),
+                    "bad_modifier",
+                    format!("`{word}` does not apply to a {} leg", l.kind.keyword()),
+                    "not for this leg",
+                    format!("`{word}` applies to: {}", kinds.join(", ")),
+                ));
+                continue;
+            }
+            if word != "via" && seen.contains(&word) {
+                self.errors.push(err(
+                    m.span(),
+                    "duplicate_modifier",
+                    format!("`{word}` is given twice"),
+                    "given again here",
+                    "give each modifier once (only `via` may repeat)".into(),
+                ));
+                continue;
+            }
+            seen.push(word);
+            match m {
+                Modifier::Capture(s) | Modifier::CaptureOnly(s) => {
+                    if code.capture != CaptureMode::MoveOnly {
+                        self.errors.push(err(
+                            *s,
+                            "duplicate_modifier",
+                            "`capture` and `capture-only` exclude each other".into(),
+                            "conflicts with the other",
+                            "keep one of them".into(),
+                        ));
+                    }
+                    code.capture = if matches!(m, Modifier::Capture(_)) {
+                        CaptureMode::May
+                    } else {
+                        CaptureMode::Only
+                    };
+                }
+                Modifier::Take(_) => code.take = true,
+                Modifier::Over(f, _) => code.pass = self.filter(f),
+                Modifier::Screen(f, _) => code.screen = self.filter(f),
+                Modifier::Via(shape, f, s) => {
+                    if !PATH_SHAPES.iter().any(|(k, _)| *k == shape.text) {
+                        let help = suggest(&shape.text, PATH_SHAPES.iter().map(|(k, _)| *k));
+                        self.errors.push(err(
+                            shape.span,
+                            "unknown_path",
+                            format!("unknown path shape `{}`", shape.text),
+                            "not a path shape",
+                            help,
+                        ));
+                    }
+                    let f = self.filter(f);
+                    vias.push((shape.text.clone(), f, *s));
+                }
+                Modifier::Destroy(f, s) => {
+                    let f = self.filter(f);
+                    let stones = (0..self.c.names.stones.len() as u32)
+                        .fold(0u128, |a, k| a | 1u128 << (STONE0 + k));
+                    if f.0 & !stones != 0 {
+                        self.errors.push(err(
+                            *s,
+                            "bad_destroy",
+                            "`destroy` may name stones only".into(),
+                            "names something that is not a stone",
+                            "name stone kinds or stone classes, e.g. destroy(arrow)".into(),
+                        ));
+                    }
+                    code.destroy = Filter(f.0 & stones);
+                }
+                Modifier::Dist(lo, hi, s) => {
+                    code.min = lo.unwrap_or(1);
+                    code.max = hi.unwrap_or(u32::MAX);
+                    if code.min == 0 || code.min > code.max {
+                        self.errors.push(err(
+                            *s,
+                            "bad_distance",
+                            "a ride's distance must be at least 1 and the range not reversed"
+                                .into(),
+                            "not a usable distance",
+                            "write dist(n), dist(n..m) with 1 <= n <= m, dist(..m) or dist(n..)"
+                                .into(),
+                        ));
+                    }
+                }
+            }
+        }
+        if matches!(l.kind, LegKind::Step)
+            && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
+        {
+            self.errors.push(err(
+                l.span,
+                "bad_step",
+                "a step moves to a neighbouring cell; this one has a longer offset".into(),
+                "offset longer than one cell",
+                "use leap([a,b]) for longer offsets".into(),
+            ));
+        }
+        if matches!(l.kind, LegKind::Jump | LegKind::Ride | LegKind::Hop)
+            && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
+            && l.kind == LegKind::Jump
+        {
+            self.errors.push(err(
+                l.span,
+                "bad_jump",
+                "a jump goes over a neighbouring cell; this one has a longer offset".into(),
+                "offset longer than one cell",
+                "jump directions must be single steps (orthogonal or diagonal)".into(),
+            ));
+        }
+        for (shape, _, s) in &vias {
+            if vectors
+                .iter()
+                .all(|&(a, b)| shape_paths(shape, (a as i32, b as i32)).is_empty())
+                && PATH_SHAPES.iter().any(|(k, _)| k == shape)
+            {
+                self.errors.push(err(
+                    *s,
+                    "no_path",
+                    format!("path shape `{shape}` has no path for any offset of this leap"),
+                    "never applies",
+                    "pick a shape that fits the offsets (see `bulwark compile --help`)".into(),
+                ));
+            }
+        }
+        if self.errors.len() > before {
+            return None;
+        }
+        for side in Side::BOTH {
+            for &v in &vectors {
+                let mv = mirror(v, side);
+                let id = self.c.links.intern(self.c.topo, mv);
+                code.vecs[side.index()].push(id);
+                if !vias.is_empty() {
+                    let mut alts = Vec::new();
+                    for (shape, f, _) in &vias {
+                        for path in shape_paths(shape, (v.0 as i32, v.1 as i32)) {
+                            let cells = path
+                                .into_iter()
+                                .map(|(x, y)| {
+                                    self.c
+                                        .links
+                                        .intern(self.c.topo, mirror((x as i8, y as i8), side))
+                                })
+                                .collect();
+                            alts.push(PathCode { cells, filter: *f });
+                        }
+                    }
+                    code.paths[side.index()].push(alts);
+                }
+            }
+        }
+        self.legs.push(code);
+        Some((self.legs.len() - 1) as u16)
+    }
+}
+
+impl Program {
+    /// A readable listing of the program.
+    pub fn listing(&self, links: &LinkTable, names: &Names<'_>) -> String {
+        let mut out = String::new();
+        for (pc, op) in self.ops.iter().enumerate() {
+            let _ = match *op {
+                Op::Emit(l) => writeln!(out, "{pc:4}  emit   L{l}"),
+                Op::Leg(l) => writeln!(out, "{pc:4}  leg    L{l}"),
+                Op::Split(a, b) => writeln!(out, "{pc:4}  split  {a}, {b}"),
+                Op::Goto(t) => writeln!(out, "{pc:4}  goto   {t}"),
+                Op::At(r) => writeln!(
+                    out,
+                    "{pc:4}  at     {}",
+                    names
+                        .regions
+                        .get(r as usize)
+                        .map(String::as_str)
+                        .unwrap_or("?")
+                ),
+                Op::Accept => writeln!(out, "{pc:4}  accept"),
+                Op::End => writeln!(out, "{pc:4}  end"),
+            };
+        }
+        for (i, l) in self.legs.iter().enumerate() {
+            let _ = writeln!(out, "  L{i}: {}", l.text);
+            let vecs: Vec<String> = l.vecs[0]
+                .iter()
+                .map(|&v| format!("{:?}", links.vector(v)))
+                .collect();
+            let _ = write!(out, "      {} {}", l.kind.keyword(), vecs.join(" "));
+            if l.kind == LegKind::Ride && (l.min != 1 || l.max != u32::MAX) {
+                let max = if l.max == u32::MAX {
+                    String::new()
+                } else {
+                    l.max.to_string()
+                };
+                let _ = write!(out, " dist {}..{}", l.min, max);
+            }
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "      capture: {}",
+                match (l.capture, l.take) {
+                    (CaptureMode::MoveOnly, false) => "none (move only)",
+                    (CaptureMode::MoveOnly, true) => "takes the jumped piece",
+                    (CaptureMode::May, false) => "may capture on landing",
+                    (CaptureMode::May, true) => "may capture on landing; takes the jumped piece",
+                    (CaptureMode::Only, false) => "must capture on landing",
+                    (CaptureMode::Only, true) => "must capture on landing; takes the jumped piece",
+                }
+            );
+            if matches!(l.kind, LegKind::Ride | LegKind::Jump | LegKind::Hop) {
+                let _ = writeln!(
+                    out,
+                    "      {}: {}",
+                    if l.kind == LegKind::Jump {
+                        "over"
+                    } else {
+                        "passes"
+                    },
+                    describe(l.pass, names)
+                );
+            }
+            if l.kind == LegKind::Hop {
+                let _ = writeln!(out, "      screen: {}", describe(l.screen, names));
+            }
+            if l.destroy != Filter::NONE {
+                let _ = writeln!(out, "      destroys: {}", describe(l.destroy, names));
+            }
+            if let Some(first) = l.paths[0].first() {
+                let _ = writeln!(out, "      paths per offset: {}", first.len());
+                for (k, p) in l.paths[0].iter().enumerate() {
+                    let cells: Vec<String> = p
+                        .iter()
+                        .map(|pc| {
+                            let cs: Vec<String> = pc
+                                .cells
+                                .iter()
+                                .map(|&c| format!("{:?}", links.vector(c)))
+                                .collect();
+                            format!("[{}] {}", cs.join(" "), describe(pc.filter, names))
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "        {:?}: {}",
+                        links.vector(l.vecs[0][k]),
+                        cells.join(" | ")
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Describes a filter in words, for listings.
+pub fn describe(f: Filter, names: &Names<'_>) -> String {
+    let mut parts = Vec::new();
+    let np = names.pieces.len() as u32;
+    let own_all = (0..np).all(|k| f.has(OWN0 + k));
+    let enemy_all = (0..np).all(|k| f.has(ENEMY0 + k));
+    if f.has(EMPTY_BIT) {
+        parts.push("empty".to_string());
+    }
+    if own_all && np > 0 {
+        parts.push("own".to_string());
+    } else {
+        parts.extend(
+            (0..np)
+                .filter(|&k| f.has(OWN0 + k))
+                .map(|k| format!("own {}", names.pieces[k as usize])),
+        );
+    }
+    if enemy_all && np > 0 {
+        parts.push("enemy".to_string());
+    } else {
+        parts.extend(
+            (0..np)
+                .filter(|&k| f.has(ENEMY0 + k))
+                .map(|k| format!("enemy {}", names.pieces[k as usize])),
+        );
+    }
+    parts.extend(
+        (0..names.stones.len() as u32)
+            .filter(|&k| f.has(STONE0 + k))
+            .map(|k| names.stones[k as usize].clone()),
+    );
+    if f.has(HOLE_BIT) {
+        parts.push("no cell".to_string());
+    }
+    if parts.is_empty() {
+        "nothing".to_string()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lshape_paths_follow_b13() {
+        // B-13: for (2,1) the paths go via (1,0),(2,0) or via (0,1),(1,1).
+        assert_eq!(
+            shape_paths("lshape", (2, 1)),
+            vec![vec![(1, 0), (2, 0)], vec![(0, 1), (1, 1)]]
+        );
+        assert_eq!(
+            shape_paths("lshape", (-1, 2)),
+            vec![vec![(-1, 0), (-1, 1)], vec![(0, 1), (0, 2)]]
+        );
+        assert!(shape_paths("lshape", (2, 2)).is_empty());
+    }
+
+    #[test]
+    fn flank_paths_follow_b14() {
+        assert_eq!(
+            shape_paths("flank", (2, 0)),
+            vec![vec![(1, 1)], vec![(1, -1)]]
+        );
+        assert_eq!(
+            shape_paths("flank", (0, -2)),
+            vec![vec![(1, -1)], vec![(-1, -1)]]
+        );
+        assert!(shape_paths("flank", (2, 2)).is_empty());
+        assert_eq!(shape_paths("straight", (2, -2)), vec![vec![(1, -1)]]);
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("foward", "forward"), 1);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+    }
+}

@@ -1,0 +1,576 @@
+//! The piece DSL: parses definition text into an AST whose every node keeps its span. The
+//! grammar is `grammar/piece.pest`. This module knows no game: names are checked later.
+
+use pest::Parser;
+use pest::iterators::Pair;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/piece.pest"]
+struct PieceParser;
+
+/// A byte range in the definition text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    fn of(pair: &Pair<'_, Rule>) -> Span {
+        let s = pair.as_span();
+        Span {
+            start: s.start(),
+            end: s.end(),
+        }
+    }
+}
+
+/// A name as written, with its span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// The text.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A node of a definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// Any one of the alternatives.
+    Alt(Vec<Node>, Span),
+    /// The parts one after another.
+    Seq(Vec<Node>, Span),
+    /// The part repeated between `min` and `max` (unbounded when `None`) times.
+    Repeat {
+        /// What repeats.
+        node: Box<Node>,
+        /// Fewest repetitions.
+        min: u32,
+        /// Most repetitions.
+        max: Option<u32>,
+        /// The quantifier's span.
+        span: Span,
+    },
+    /// `at(region)`.
+    At(Name),
+    /// A movement primitive.
+    Leg(Leg),
+}
+
+impl Node {
+    /// The node's span.
+    pub fn span(&self) -> Span {
+        match self {
+            Node::Alt(_, s) | Node::Seq(_, s) => *s,
+            Node::Repeat { node, span, .. } => Span {
+                start: node.span().start,
+                end: span.end,
+            },
+            Node::At(n) => n.span,
+            Node::Leg(l) => l.span,
+        }
+    }
+}
+
+/// The movement primitives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegKind {
+    /// One cell in a direction.
+    Step,
+    /// Straight to an offset, optionally along checked paths.
+    Leap,
+    /// Along a line.
+    Ride,
+    /// Along a line over exactly one screen.
+    Hop,
+    /// Over the adjacent occupant to the cell beyond (halma-style).
+    Jump,
+}
+
+impl LegKind {
+    /// The keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            LegKind::Step => "step",
+            LegKind::Leap => "leap",
+            LegKind::Ride => "ride",
+            LegKind::Hop => "hop",
+            LegKind::Jump => "jump",
+        }
+    }
+}
+
+/// One leg.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leg {
+    /// The primitive.
+    pub kind: LegKind,
+    /// Its directions or offsets.
+    pub dirs: Vec<Direction>,
+    /// Its modifiers in written order.
+    pub mods: Vec<Modifier>,
+    /// The whole leg.
+    pub span: Span,
+}
+
+/// A direction as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Direction {
+    /// A named set (`forward`, `diagonal`, or one declared in the variant file).
+    Named(Name),
+    /// `[a,b]` with all its mirror images.
+    Offset(i32, i32, Span),
+}
+
+/// A modifier of a leg.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Modifier {
+    /// `capture`.
+    Capture(Span),
+    /// `capture-only`.
+    CaptureOnly(Span),
+    /// `take`.
+    Take(Span),
+    /// `over(filter)`.
+    Over(Filter, Span),
+    /// `screen(filter)`.
+    Screen(Filter, Span),
+    /// `via(shape, filter)`.
+    Via(Name, Filter, Span),
+    /// `destroy(filter)`.
+    Destroy(Filter, Span),
+    /// `dist(…)`: fewest and most cells.
+    Dist(Option<u32>, Option<u32>, Span),
+}
+
+impl Modifier {
+    /// The modifier's span.
+    pub fn span(&self) -> Span {
+        match self {
+            Modifier::Capture(s) | Modifier::CaptureOnly(s) | Modifier::Take(s) => *s,
+            Modifier::Over(_, s)
+            | Modifier::Screen(_, s)
+            | Modifier::Via(_, _, s)
+            | Modifier::Destroy(_, s)
+            | Modifier::Dist(_, _, s) => *s,
+        }
+    }
+}
+
+/// An occupant filter: the union of its terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// The terms.
+    pub terms: Vec<FilterTerm>,
+    /// The whole filter.
+    pub span: Span,
+}
+
+/// One term of a filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterTerm {
+    /// Written with `!`.
+    pub negated: bool,
+    /// What it names.
+    pub atom: FilterAtom,
+    /// The term.
+    pub span: Span,
+}
+
+/// What a filter term names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilterAtom {
+    /// A parenthesised filter.
+    Group(Filter),
+    /// `own`/`enemy` with an optional piece kind.
+    Owned {
+        /// `own` (true) or `enemy` (false).
+        own: bool,
+        /// The piece kind, if any.
+        kind: Option<Name>,
+    },
+    /// A bare name: `empty`, `piece`, `stone`, a stone kind or class, a piece kind.
+    Name(Name),
+}
+
+/// A syntax error in definition text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where it is.
+    pub span: Span,
+    /// What was expected.
+    pub message: String,
+}
+
+/// Parses definition text.
+pub fn parse(text: &str) -> Result<Node, SyntaxError> {
+    let mut pairs = PieceParser::parse(Rule::definition, text).map_err(|e| {
+        let span = match e.location {
+            pest::error::InputLocation::Pos(p) => Span {
+                start: p,
+                end: (p + 1).min(text.len()).max(p),
+            },
+            pest::error::InputLocation::Span((a, b)) => Span { start: a, end: b },
+        };
+        let e = e.renamed_rules(rule_name);
+        let message = match &e.variant {
+            pest::error::ErrorVariant::ParsingError {
+                positives,
+                negatives,
+            } => describe_expected(positives, negatives),
+            pest::error::ErrorVariant::CustomError { message } => message.clone(),
+        };
+        SyntaxError { span, message }
+    })?;
+    let def = pairs.next().expect("definition rule");
+    let alt = def.into_inner().next().expect("alternation");
+    Ok(alternation(alt))
+}
+
+fn describe_expected(positives: &[Rule], _negatives: &[Rule]) -> String {
+    let mut names: Vec<String> = positives.iter().map(|r| rule_name(r)).collect();
+    names.sort();
+    names.dedup();
+    match names.len() {
+        0 => "unexpected text".to_string(),
+        1 => format!("expected {}", names[0]),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("expected {} or {}", names.join(", "), last)
+        }
+    }
+}
+
+fn rule_name(r: &Rule) -> String {
+    match r {
+        Rule::EOI => "end of definition",
+        Rule::alternation | Rule::sequence | Rule::repeated | Rule::definition | Rule::atom => {
+            "a leg"
+        }
+        Rule::quantifier | Rule::optional | Rule::star | Rule::plus | Rule::bounds => {
+            "a quantifier"
+        }
+        Rule::group => "`(`",
+        Rule::condition => "`at(region)`",
+        Rule::leg => "a leg (step, leap, ride, hop, jump)",
+        Rule::leg_kind => "a leg kind (step, leap, ride, hop, jump)",
+        Rule::direction_list | Rule::direction => "a direction",
+        Rule::offset => "an offset `[a,b]`",
+        Rule::modifier => {
+            "a modifier (capture, capture-only, take, over, screen, via, destroy, dist)"
+        }
+        Rule::capture => "`capture`",
+        Rule::capture_only => "`capture-only`",
+        Rule::take => "`take`",
+        Rule::over => "`over(…)`",
+        Rule::screen => "`screen(…)`",
+        Rule::via => "`via(shape, filter)`",
+        Rule::destroy => "`destroy(…)`",
+        Rule::dist => "`dist(…)`",
+        Rule::range_dots => "`..`",
+        Rule::bounds_comma => "`,`",
+        Rule::filter | Rule::filter_term | Rule::filter_atom => "an occupant filter",
+        Rule::negation => "`!`",
+        Rule::owned | Rule::owner => "`own` or `enemy`",
+        Rule::name => "a name",
+        Rule::int => "a number",
+        Rule::signed => "a number",
+        Rule::WHITESPACE | Rule::COMMENT => "whitespace",
+    }
+    .to_string()
+}
+
+fn alternation(pair: Pair<'_, Rule>) -> Node {
+    let span = Span::of(&pair);
+    let mut alts: Vec<Node> = pair.into_inner().map(sequence).collect();
+    if alts.len() == 1 {
+        alts.pop().expect("one")
+    } else {
+        Node::Alt(alts, span)
+    }
+}
+
+fn sequence(pair: Pair<'_, Rule>) -> Node {
+    let span = Span::of(&pair);
+    let mut parts: Vec<Node> = pair.into_inner().map(repeated).collect();
+    if parts.len() == 1 {
+        parts.pop().expect("one")
+    } else {
+        Node::Seq(parts, span)
+    }
+}
+
+fn repeated(pair: Pair<'_, Rule>) -> Node {
+    let mut inner = pair.into_inner();
+    let node = atom(inner.next().expect("atom"));
+    match inner.next() {
+        None => node,
+        Some(q) => {
+            let span = Span::of(&q);
+            let q = q.into_inner().next().expect("quantifier kind");
+            let (min, max) = match q.as_rule() {
+                Rule::optional => (0, Some(1)),
+                Rule::star => (0, None),
+                Rule::plus => (1, None),
+                _ => {
+                    let mut parts = q.into_inner();
+                    let n = int(parts.next().expect("n"));
+                    match parts.next() {
+                        None => (n, Some(n)),
+                        Some(_comma) => (n, parts.next().map(int)),
+                    }
+                }
+            };
+            Node::Repeat {
+                node: Box::new(node),
+                min,
+                max,
+                span,
+            }
+        }
+    }
+}
+
+fn int(pair: Pair<'_, Rule>) -> u32 {
+    pair.as_str().parse().unwrap_or(u32::MAX)
+}
+
+fn atom(pair: Pair<'_, Rule>) -> Node {
+    match pair.as_rule() {
+        Rule::group => alternation(pair.into_inner().next().expect("alternation")),
+        Rule::condition => Node::At(name(pair.into_inner().next().expect("name"))),
+        Rule::leg => Node::Leg(leg(pair)),
+        r => unreachable!("atom {r:?}"),
+    }
+}
+
+fn name(pair: Pair<'_, Rule>) -> Name {
+    Name {
+        text: pair.as_str().to_string(),
+        span: Span::of(&pair),
+    }
+}
+
+fn leg(pair: Pair<'_, Rule>) -> Leg {
+    let span = Span::of(&pair);
+    let mut inner = pair.into_inner();
+    let kind = match inner.next().expect("kind").as_str() {
+        "step" => LegKind::Step,
+        "leap" => LegKind::Leap,
+        "ride" => LegKind::Ride,
+        "hop" => LegKind::Hop,
+        _ => LegKind::Jump,
+    };
+    let dirs = inner
+        .next()
+        .expect("directions")
+        .into_inner()
+        .map(|d| {
+            let d = d.into_inner().next().expect("direction");
+            match d.as_rule() {
+                Rule::offset => {
+                    let s = Span::of(&d);
+                    let mut xy = d
+                        .into_inner()
+                        .map(|p| p.as_str().parse::<i32>().unwrap_or(i32::MAX));
+                    Direction::Offset(xy.next().unwrap_or(0), xy.next().unwrap_or(0), s)
+                }
+                _ => Direction::Named(name(d)),
+            }
+        })
+        .collect();
+    let mods = inner.map(modifier).collect();
+    Leg {
+        kind,
+        dirs,
+        mods,
+        span,
+    }
+}
+
+fn modifier(pair: Pair<'_, Rule>) -> Modifier {
+    let m = pair.into_inner().next().expect("modifier");
+    let span = Span::of(&m);
+    match m.as_rule() {
+        Rule::capture => Modifier::Capture(span),
+        Rule::capture_only => Modifier::CaptureOnly(span),
+        Rule::take => Modifier::Take(span),
+        Rule::over => Modifier::Over(filter(m.into_inner().next().expect("filter")), span),
+        Rule::screen => Modifier::Screen(filter(m.into_inner().next().expect("filter")), span),
+        Rule::destroy => Modifier::Destroy(filter(m.into_inner().next().expect("filter")), span),
+        Rule::via => {
+            let mut i = m.into_inner();
+            let shape = name(i.next().expect("shape"));
+            Modifier::Via(shape, filter(i.next().expect("filter")), span)
+        }
+        Rule::dist => {
+            let mut lo = None;
+            let mut hi = None;
+            let mut dots = false;
+            for p in m.into_inner() {
+                match p.as_rule() {
+                    Rule::range_dots => dots = true,
+                    _ if dots => hi = Some(int(p)),
+                    _ => lo = Some(int(p)),
+                }
+            }
+            if !dots {
+                hi = lo;
+            }
+            Modifier::Dist(lo, hi, span)
+        }
+        r => unreachable!("modifier {r:?}"),
+    }
+}
+
+fn filter(pair: Pair<'_, Rule>) -> Filter {
+    let span = Span::of(&pair);
+    let terms = pair
+        .into_inner()
+        .map(|t| {
+            let tspan = Span::of(&t);
+            let mut negated = false;
+            let mut atom = None;
+            for p in t.into_inner() {
+                match p.as_rule() {
+                    Rule::negation => negated = true,
+                    _ => atom = Some(filter_atom(p)),
+                }
+            }
+            FilterTerm {
+                negated,
+                atom: atom.expect("filter atom"),
+                span: tspan,
+            }
+        })
+        .collect();
+    Filter { terms, span }
+}
+
+fn filter_atom(pair: Pair<'_, Rule>) -> FilterAtom {
+    let p = pair.into_inner().next().expect("atom");
+    match p.as_rule() {
+        Rule::filter => FilterAtom::Group(filter(p)),
+        Rule::owned => {
+            let mut i = p.into_inner();
+            let own = i.next().expect("owner").as_str() == "own";
+            FilterAtom::Owned {
+                own,
+                kind: i.next().map(name),
+            }
+        }
+        _ => FilterAtom::Name(name(p)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(n: &Node) -> String {
+        match n {
+            Node::Alt(v, _) => {
+                format!("alt({})", v.iter().map(shape).collect::<Vec<_>>().join(" "))
+            }
+            Node::Seq(v, _) => {
+                format!("seq({})", v.iter().map(shape).collect::<Vec<_>>().join(" "))
+            }
+            Node::Repeat { node, min, max, .. } => format!("{}{{{min},{max:?}}}", shape(node)),
+            Node::At(r) => format!("at:{}", r.text),
+            Node::Leg(l) => format!("{}/{}d/{}m", l.kind.keyword(), l.dirs.len(), l.mods.len()),
+        }
+    }
+
+    #[test]
+    fn alternation_sequence_and_quantifiers() {
+        let n = parse("step(all) | at(start) ride(forward) dist(2) | (jump(all) over(own guard))+")
+            .unwrap();
+        assert_eq!(
+            shape(&n),
+            "alt(step/1d/0m seq(at:start ride/1d/1m) jump/1d/1m{1,None})"
+        );
+    }
+
+    #[test]
+    fn bounds_forms() {
+        assert_eq!(
+            shape(&parse("step(all){2}").unwrap()),
+            "step/1d/0m{2,Some(2)}"
+        );
+        assert_eq!(
+            shape(&parse("step(all){2,}").unwrap()),
+            "step/1d/0m{2,None}"
+        );
+        assert_eq!(
+            shape(&parse("step(all){0,3}").unwrap()),
+            "step/1d/0m{0,Some(3)}"
+        );
+        assert_eq!(
+            shape(&parse("step(all)?").unwrap()),
+            "step/1d/0m{0,Some(1)}"
+        );
+    }
+
+    #[test]
+    fn offsets_filters_and_paths() {
+        let n = parse(
+            "leap([2,1], [2,0]) via(lshape, !block-like) via(flank, empty) capture destroy(arrow)",
+        )
+        .unwrap();
+        let Node::Leg(l) = n else { panic!("leg") };
+        assert_eq!(
+            l.dirs[0],
+            Direction::Offset(2, 1, Span { start: 5, end: 10 })
+        );
+        assert_eq!(l.mods.len(), 4);
+        let Modifier::Via(shape, f, _) = &l.mods[0] else {
+            panic!("via")
+        };
+        assert_eq!(shape.text, "lshape");
+        assert!(f.terms[0].negated);
+    }
+
+    #[test]
+    fn dist_forms() {
+        let d = |t: &str| {
+            let Node::Leg(l) = parse(t).unwrap() else {
+                panic!()
+            };
+            match l.mods[0] {
+                Modifier::Dist(a, b, _) => (a, b),
+                _ => panic!(),
+            }
+        };
+        assert_eq!(d("ride(all) dist(2)"), (Some(2), Some(2)));
+        assert_eq!(d("ride(all) dist(1..3)"), (Some(1), Some(3)));
+        assert_eq!(d("ride(all) dist(..3)"), (None, Some(3)));
+        assert_eq!(d("ride(all) dist(2..)"), (Some(2), None));
+    }
+
+    #[test]
+    fn comments_and_owned_filters() {
+        let n = parse("jump(all) over(own | enemy guard) # chain\n take").unwrap();
+        let Node::Leg(l) = n else { panic!() };
+        let Modifier::Over(f, _) = &l.mods[0] else {
+            panic!()
+        };
+        assert_eq!(f.terms.len(), 2);
+        assert!(
+            matches!(&f.terms[1].atom, FilterAtom::Owned { own: false, kind: Some(k) } if k.text == "guard")
+        );
+        assert!(matches!(l.mods[1], Modifier::Take(_)));
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_problem() {
+        let e = parse("step(all) capture | ride(").unwrap_err();
+        assert_eq!(e.span.start, 25);
+        assert!(e.message.contains("direction"), "{}", e.message);
+        let e = parse("step(all) captur").unwrap_err();
+        assert_eq!(e.span.start, 10);
+    }
+}

@@ -1,0 +1,30 @@
+//! `bulwark`: a rules interpreter for chess-like games, driven by variant files.
+//!
+//! A game is a TOML variant file whose pieces are written in a small movement language (the
+//! piece DSL, `grammar/piece.pest`). Loading a file checks it, reports every problem with a
+//! span into the file, and compiles each piece into bytecode that [`vm::Machine`] runs.
+//!
+//! ```
+//! use bulwark::{Ruleset, render};
+//!
+//! let rules = Ruleset::bollwerk178();
+//! let start = rules.setup.clone();
+//! let queen = rules.topo.parse_cell("F3").unwrap();
+//! let d = render::diagram(&rules, &start, queen).unwrap();
+//! // In the start position the Queen is hemmed in by its own Guards and neighbours.
+//! assert!(d.cells_with(render::Mark::MoveCapture).is_empty());
+//! println!("{}", render::diagram_text(&rules, &start, &d));
+//! ```
+
+pub mod board;
+pub mod compile;
+pub mod dsl;
+pub mod notation;
+pub mod position;
+pub mod render;
+pub mod variant;
+pub mod vm;
+
+pub use board::{Cell, Side, Topology};
+pub use position::{Occupant, Position};
+pub use variant::Ruleset;

@@ -1,0 +1,330 @@
+//! Position text (SPEC.md): `BOARD SIDE [SUPPLIES [TABOO]]`, read and written.
+
+use std::fmt;
+
+use crate::board::{Cell, Side};
+use crate::position::{Occupant, Position};
+use crate::variant::Ruleset;
+
+/// Which field of position text a problem is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// The board field.
+    Board,
+    /// The side to move.
+    Side,
+    /// The stone supplies.
+    Supplies,
+    /// The taboo cell.
+    Taboo,
+    /// Anything after the last field.
+    Extra,
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Field::Board => "board field",
+            Field::Side => "side field",
+            Field::Supplies => "supplies field",
+            Field::Taboo => "taboo field",
+            Field::Extra => "position text",
+        })
+    }
+}
+
+/// Position text that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionError {
+    /// The field.
+    pub field: Field,
+    /// What is wrong.
+    pub message: String,
+    /// Byte range in the text, when known.
+    pub range: Option<(usize, usize)>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+fn fail<T>(
+    field: Field,
+    range: (usize, usize),
+    message: impl Into<String>,
+) -> Result<T, PositionError> {
+    Err(PositionError {
+        field,
+        message: message.into(),
+        range: Some(range),
+    })
+}
+
+/// Reads position text.
+pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+    let topo = &rules.topo;
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for part in text.split(' ') {
+        if !part.trim().is_empty() {
+            let lead = part.len() - part.trim_start().len();
+            fields.push((at + lead, part.trim()));
+        }
+        at += part.len() + 1;
+    }
+    let supplies = rules.stones.iter().map(|s| s.supply).collect::<Vec<_>>();
+    let mut pos = Position::empty(topo.len(), supplies);
+    let Some(&(board_at, board)) = fields.first() else {
+        return Err(PositionError {
+            field: Field::Board,
+            message: "the position text is empty".into(),
+            range: None,
+        });
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != topo.ranks() {
+        return fail(
+            Field::Board,
+            (board_at, board_at + board.len()),
+            format!(
+                "{} ranks given, the board has {}",
+                ranks.len(),
+                topo.ranks()
+            ),
+        );
+    }
+    let mut off = board_at;
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let r = topo.ranks() - 1 - i;
+        let cells: Vec<Cell> = topo.rank_cells(r).collect();
+        let mut k = 0usize;
+        let bytes = rank_text.as_bytes();
+        let mut j = 0;
+        while j < bytes.len() {
+            let ch = rank_text[j..].chars().next().unwrap_or(' ');
+            if ch.is_ascii_digit() {
+                let start = j;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let n: usize = rank_text[start..j].parse().unwrap_or(usize::MAX);
+                if n == 0 {
+                    return fail(
+                        Field::Board,
+                        (off + start, off + j),
+                        format!("rank {}: an empty run of 0 cells", r + 1),
+                    );
+                }
+                k = k.saturating_add(n);
+            } else {
+                let occ = if let Some(p) = rules
+                    .pieces
+                    .iter()
+                    .position(|p| p.letter == ch.to_ascii_uppercase())
+                {
+                    Occupant::piece(
+                        if ch.is_ascii_uppercase() {
+                            Side::White
+                        } else {
+                            Side::Black
+                        },
+                        p as u8,
+                    )
+                } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
+                    Occupant::stone(s as u8)
+                } else {
+                    return fail(
+                        Field::Board,
+                        (off + j, off + j + ch.len_utf8()),
+                        format!(
+                            "rank {}: `{ch}` is neither a piece letter nor a stone symbol of {}",
+                            r + 1,
+                            rules.name
+                        ),
+                    );
+                };
+                if let Some(&c) = cells.get(k) {
+                    pos.cells[c as usize] = occ;
+                }
+                k += 1;
+                j += ch.len_utf8();
+            }
+        }
+        if k != cells.len() {
+            return fail(
+                Field::Board,
+                (off, off + rank_text.len()),
+                format!(
+                    "rank {} describes {k} cells, the board has {} on that rank",
+                    r + 1,
+                    cells.len()
+                ),
+            );
+        }
+        off += rank_text.len() + 1;
+    }
+    match fields.get(1) {
+        None => {}
+        Some(&(a, "w")) | Some(&(a, "W")) => {
+            let _ = a;
+            pos.side = Side::White
+        }
+        Some(&(_, "b")) | Some(&(_, "B")) => pos.side = Side::Black,
+        Some(&(a, s)) => {
+            return fail(
+                Field::Side,
+                (a, a + s.len()),
+                format!("`{s}` is not a side: write `w` or `b`"),
+            );
+        }
+    }
+    if let Some(&(a, s)) = fields.get(2) {
+        if s != "-" {
+            pos.supplies = parse_supplies(rules, s, a)?;
+        }
+    }
+    if let Some(&(a, s)) = fields.get(3) {
+        if s != "-" {
+            match topo.parse_cell(s) {
+                Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
+                Ok(_) => {
+                    return fail(
+                        Field::Taboo,
+                        (a, a + s.len()),
+                        format!("the taboo cell {s} is not empty"),
+                    );
+                }
+                Err(e) => return fail(Field::Taboo, (a, a + s.len()), e.to_string()),
+            }
+        }
+    }
+    if let Some(&(a, s)) = fields.get(4) {
+        return fail(
+            Field::Extra,
+            (a, a + s.len()),
+            format!("unexpected `{s}` after the last field of {}", rules.name),
+        );
+    }
+    Ok(pos)
+}
+
+fn parse_supplies(rules: &Ruleset, text: &str, at: usize) -> Result<[Vec<u32>; 2], PositionError> {
+    let Some((w, b)) = text.split_once('/') else {
+        return fail(
+            Field::Supplies,
+            (at, at + text.len()),
+            "write WHITE/BLACK, e.g. ^10~1#10%1@3/^10~1#10%1@3",
+        );
+    };
+    let one = |s: &str, base: usize| -> Result<Vec<u32>, PositionError> {
+        let mut out = vec![0u32; rules.stones.len()];
+        let mut seen = vec![false; rules.stones.len()];
+        let mut chars = s.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
+            let Some(k) = rules.stones.iter().position(|st| st.symbol == ch) else {
+                return fail(
+                    Field::Supplies,
+                    (base + i, base + i + ch.len_utf8()),
+                    format!("`{ch}` is not a stone symbol of {}", rules.name),
+                );
+            };
+            if seen[k] {
+                return fail(
+                    Field::Supplies,
+                    (base + i, base + i + 1),
+                    format!("`{ch}` is given twice"),
+                );
+            }
+            seen[k] = true;
+            let mut n = String::new();
+            while let Some(&(_, d)) = chars.peek() {
+                if !d.is_ascii_digit() {
+                    break;
+                }
+                n.push(d);
+                chars.next();
+            }
+            out[k] = match n.parse::<u32>() {
+                Ok(v) if v <= 9999 => v,
+                _ => {
+                    return fail(
+                        Field::Supplies,
+                        (base + i, base + i + 1 + n.len()),
+                        format!("`{ch}` needs a count from 0 to 9999"),
+                    );
+                }
+            };
+        }
+        Ok(out)
+    };
+    Ok([one(w, at)?, one(b, at + w.len() + 1)?])
+}
+
+/// Writes position text. Supplies and taboo are written only when they differ from the
+/// defaults (full supplies, no taboo), so the start position reads as in SPEC.md.
+pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
+    let topo = &rules.topo;
+    let mut out = String::new();
+    for r in (0..topo.ranks()).rev() {
+        let mut run = 0;
+        for c in topo.rank_cells(r) {
+            let o = pos.at(c);
+            if o.is_empty() {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+                run = 0;
+            }
+            out.push(occupant_char(rules, o));
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+        if r > 0 {
+            out.push('/');
+        }
+    }
+    out.push(' ');
+    out.push(if pos.side == Side::White { 'w' } else { 'b' });
+    let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
+    let default = pos.supplies[0] == full && pos.supplies[1] == full;
+    if !rules.stones.is_empty() && (!default || pos.taboo.is_some()) {
+        out.push(' ');
+        for (i, side) in pos.supplies.iter().enumerate() {
+            if i == 1 {
+                out.push('/');
+            }
+            for (k, n) in side.iter().enumerate() {
+                out.push(rules.stones[k].symbol);
+                out.push_str(&n.to_string());
+            }
+        }
+        if let Some(t) = pos.taboo {
+            out.push(' ');
+            out.push_str(&topo.name(t));
+        }
+    }
+    out
+}
+
+/// The character of an occupant in position text (`.` for empty).
+pub fn occupant_char(rules: &Ruleset, o: Occupant) -> char {
+    if let Some((side, k)) = o.as_piece() {
+        let l = rules.pieces[k as usize].letter;
+        if side == Side::White {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    } else if let Some(k) = o.as_stone() {
+        rules.stones[k as usize].symbol
+    } else {
+        '.'
+    }
+}

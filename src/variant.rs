@@ -1,0 +1,1139 @@
+//! Variant files: TOML text → [`VariantDef`] (as read) → [`Ruleset`] (checked and compiled).
+//! Every problem found is reported, each as a miette diagnostic with a span into the file.
+
+use std::fmt;
+
+use indexmap::IndexMap;
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::board::{Cell, CellSet, LinkTable, Side, Topology};
+use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
+use crate::dsl;
+use crate::notation;
+use crate::position::Position;
+
+/// The bundled variant files, by name.
+pub const BUNDLED: &[(&str, &str)] =
+    &[("bollwerk178", include_str!("../variants/bollwerk178.toml"))];
+
+// ---------------------------------------------------------------------------------------------
+// The file as read.
+
+/// A variant file as read, before any check.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VariantDef {
+    /// `[game]`.
+    pub game: GameDef,
+    /// `[board]`.
+    pub board: BoardDef,
+    /// `[regions.NAME]`: side-relative cell sets.
+    #[serde(default)]
+    pub regions: IndexMap<Spanned<String>, RegionDef>,
+    /// `[directions]`: extra named direction sets.
+    #[serde(default)]
+    pub directions: IndexMap<Spanned<String>, Spanned<Vec<Spanned<Vec<i64>>>>>,
+    /// `[stones.NAME]`.
+    #[serde(default)]
+    pub stones: IndexMap<Spanned<String>, StoneDef>,
+    /// `[pieces.NAME]`.
+    pub pieces: IndexMap<Spanned<String>, PieceDef>,
+    /// `[setup]`.
+    pub setup: SetupDef,
+    /// `[placement]`.
+    #[serde(default)]
+    pub placement: PlacementDef,
+}
+
+/// `[game]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GameDef {
+    /// Display name.
+    pub name: Spanned<String>,
+    /// One paragraph about the game.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// `[board]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BoardDef {
+    /// File labels from the lowest file.
+    pub files: Spanned<Vec<Spanned<String>>>,
+    /// Number of ranks.
+    pub ranks: Spanned<i64>,
+    /// One line per rank from the highest: `#` a cell, `.` no cell.
+    pub mask: Spanned<String>,
+    /// Optional check of the number of cells.
+    pub cells: Option<Spanned<i64>>,
+}
+
+/// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RegionDef {
+    /// White's cells.
+    pub white: Spanned<String>,
+    /// Black's cells.
+    pub black: Spanned<String>,
+}
+
+/// `[stones.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StoneDef {
+    /// Display name.
+    pub name: Option<String>,
+    /// One character in position text.
+    pub symbol: Spanned<String>,
+    /// Stones of this kind each side starts with.
+    pub supply: Spanned<i64>,
+    /// Occupant class (`arrow-like`, `block-like`, …), usable in filters.
+    pub class: Spanned<String>,
+    /// Every piece may land on it and collects it into its supply.
+    #[serde(default)]
+    pub collectable: bool,
+}
+
+/// `[pieces.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PieceDef {
+    /// Display name.
+    pub name: Option<String>,
+    /// One letter in position text (upper case; Black uses lower case).
+    pub letter: Spanned<String>,
+    /// The rulings this definition implements, for documentation.
+    #[serde(default)]
+    pub rulings: Vec<String>,
+    /// Movement, in the piece DSL.
+    pub moves: Spanned<String>,
+    /// Placement range, in the piece DSL; the movement when absent.
+    pub range: Option<Spanned<String>>,
+}
+
+/// `[setup]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SetupDef {
+    /// The starting position as position text.
+    pub position: Spanned<String>,
+}
+
+/// `[placement]`: where stones may go (RULINGS B-44).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PlacementDef {
+    /// Regions (`own NAME` / `enemy NAME`) where no stone may be placed.
+    #[serde(default)]
+    pub forbidden: Vec<Spanned<String>>,
+    /// Regions where only the listed stone kinds may be placed.
+    #[serde(default)]
+    pub only: Vec<OnlyDef>,
+}
+
+/// One `only` rule.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OnlyDef {
+    /// `own NAME` or `enemy NAME`.
+    pub region: Spanned<String>,
+    /// Stone kinds allowed there.
+    pub stones: Vec<Spanned<String>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checked ruleset.
+
+/// A named region: its cells for each side.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// Its name.
+    pub id: String,
+    /// Cells per side (White, Black).
+    pub cells: [CellSet; 2],
+}
+
+/// A stone kind.
+#[derive(Debug, Clone)]
+pub struct StoneKind {
+    /// Its key in the file.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Position-text symbol.
+    pub symbol: char,
+    /// Starting supply per side.
+    pub supply: u32,
+    /// Occupant class.
+    pub class: String,
+    /// Collected by a piece that lands on it.
+    pub collectable: bool,
+}
+
+/// A piece kind and its compiled programs.
+#[derive(Debug, Clone)]
+pub struct PieceKind {
+    /// Its key in the file (used in the DSL).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Upper-case letter.
+    pub letter: char,
+    /// The rulings its definition implements.
+    pub rulings: Vec<String>,
+    /// Movement definition text.
+    pub moves_text: String,
+    /// Placement range definition text, if its own.
+    pub range_text: Option<String>,
+    /// Compiled movement.
+    pub moves: Program,
+    /// Compiled placement range.
+    pub range: Program,
+}
+
+/// Whose region a placement rule means, seen from the placing side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    /// The placing side's.
+    Own,
+    /// The opponent's.
+    Enemy,
+}
+
+/// Placement rules (RULINGS B-44).
+#[derive(Debug, Clone, Default)]
+pub struct Placement {
+    /// No stone in these regions.
+    pub forbidden: Vec<(Whose, u16)>,
+    /// Only these stone kinds in these regions.
+    pub only: Vec<(Whose, u16, Vec<u8>)>,
+}
+
+/// A checked and compiled variant.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// The board.
+    pub topo: Topology,
+    /// Named regions.
+    pub regions: Vec<Region>,
+    /// Stone kinds in declaration order.
+    pub stones: Vec<StoneKind>,
+    /// Piece kinds in declaration order.
+    pub pieces: Vec<PieceKind>,
+    /// Declared direction sets.
+    pub directions: Vec<(String, Vec<(i8, i8)>)>,
+    /// Link tables of every vector the programs use.
+    pub links: LinkTable,
+    /// Stone kinds any piece collects by landing.
+    pub collectable: Filter,
+    /// The starting position.
+    pub setup: Position,
+    /// Placement rules.
+    pub placement: Placement,
+}
+
+impl Ruleset {
+    /// Loads a bundled variant by name, or a file by path.
+    pub fn load_named(arg: &str) -> Result<Ruleset, LoadError> {
+        if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
+            return Ruleset::from_source(&format!("{name}.toml"), text).map_err(LoadError::Invalid);
+        }
+        let text = std::fs::read_to_string(arg).map_err(|e| LoadError::Io {
+            path: arg.to_string(),
+            message: e.to_string(),
+            known: BUNDLED
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+        Ruleset::from_source(arg, &text).map_err(LoadError::Invalid)
+    }
+
+    /// The bundled Bollwerk 178.
+    pub fn bollwerk178() -> Ruleset {
+        Ruleset::from_source("bollwerk178.toml", BUNDLED[0].1)
+            .expect("the bundled variant is valid")
+    }
+
+    /// Checks and compiles variant text; `name` labels diagnostics.
+    pub fn from_source(name: &str, text: &str) -> Result<Ruleset, VariantErrors> {
+        let mut l = Loader {
+            src: text,
+            problems: Vec::new(),
+        };
+        let r = l.load();
+        match r {
+            Some(r) if l.problems.is_empty() => Ok(r),
+            _ => Err(VariantErrors {
+                src: NamedSource::new(name, text.to_string()),
+                problems: l.problems,
+            }),
+        }
+    }
+
+    /// The names the compiler resolved, for listings.
+    pub fn names_owned(&self) -> OwnedNames {
+        OwnedNames {
+            pieces: self.pieces.iter().map(|p| p.id.clone()).collect(),
+            stones: self.stones.iter().map(|s| s.id.clone()).collect(),
+            classes: self.stones.iter().map(|s| s.class.clone()).collect(),
+            regions: self.regions.iter().map(|r| r.id.clone()).collect(),
+            directions: self.directions.clone(),
+        }
+    }
+
+    /// The piece kind with this id, display name or letter (any case).
+    pub fn find_piece(&self, key: &str) -> Option<usize> {
+        self.pieces.iter().position(|p| {
+            p.id.eq_ignore_ascii_case(key)
+                || p.name.eq_ignore_ascii_case(key)
+                || (key.chars().count() == 1
+                    && key
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.eq_ignore_ascii_case(&p.letter)))
+        })
+    }
+
+    /// The region with this id.
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.id == id)
+    }
+
+    /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
+    /// ignoring what stands there and the taboo cell.
+    pub fn stone_allowed(&self, side: Side, kind: u8, cell: Cell) -> bool {
+        let region_side = |w: Whose| match w {
+            Whose::Own => side,
+            Whose::Enemy => side.opponent(),
+        };
+        if self
+            .placement
+            .forbidden
+            .iter()
+            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w).index()].contains(cell))
+        {
+            return false;
+        }
+        self.placement
+            .only
+            .iter()
+            .filter(|(w, r, _)| {
+                self.regions[*r as usize].cells[region_side(*w).index()].contains(cell)
+            })
+            .all(|(_, _, kinds)| kinds.contains(&kind))
+    }
+}
+
+/// Names in owned form, from which [`Names`] borrows.
+#[derive(Debug, Clone)]
+pub struct OwnedNames {
+    pieces: Vec<String>,
+    stones: Vec<String>,
+    classes: Vec<String>,
+    regions: Vec<String>,
+    directions: Vec<(String, Vec<(i8, i8)>)>,
+}
+
+impl OwnedNames {
+    /// Borrowed view.
+    pub fn names(&self) -> Names<'_> {
+        Names {
+            pieces: &self.pieces,
+            stones: &self.stones,
+            stone_classes: &self.classes,
+            regions: &self.regions,
+            directions: &self.directions,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics.
+
+/// One problem in a variant file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Stable code, e.g. `bulwark::variant::duplicate_letter`.
+    pub code: String,
+    /// What is wrong.
+    pub message: String,
+    /// Where, in bytes of the file.
+    pub span: (usize, usize),
+    /// Text at the span.
+    pub label: String,
+    /// How to fix it.
+    pub help: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Problem {}
+
+impl Diagnostic for Problem {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = SourceSpan::new(self.span.0.into(), self.span.1.saturating_sub(self.span.0));
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(self.label.clone()),
+            span,
+        ))))
+    }
+}
+
+/// Every problem found in one variant file.
+#[derive(Debug)]
+pub struct VariantErrors {
+    src: NamedSource<String>,
+    /// The problems in file order.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for VariantErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.problems.len();
+        write!(
+            f,
+            "variant file {} has {n} problem{}",
+            self.src.name(),
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
+impl std::error::Error for VariantErrors {}
+
+impl Diagnostic for VariantErrors {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("bulwark::variant"))
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(self.problems.iter().map(|p| p as &dyn Diagnostic)))
+    }
+}
+
+/// A variant that could not be loaded.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read variant file `{path}`: {message}")]
+    #[diagnostic(
+        code(bulwark::variant::io),
+        help("give a path to a variant file or a bundled name: {known}")
+    )]
+    Io {
+        /// The path given.
+        path: String,
+        /// The system's message.
+        message: String,
+        /// Bundled names.
+        known: String,
+    },
+    /// The file has problems.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Invalid(VariantErrors),
+}
+
+// ---------------------------------------------------------------------------------------------
+// The loader.
+
+struct Loader<'s> {
+    src: &'s str,
+    problems: Vec<Problem>,
+}
+
+fn span_of<T>(s: &Spanned<T>) -> (usize, usize) {
+    let r = s.span();
+    (r.start, r.end)
+}
+
+impl<'s> Loader<'s> {
+    fn problem(
+        &mut self,
+        code: &str,
+        span: (usize, usize),
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.problems.push(Problem {
+            code: format!("bulwark::variant::{code}"),
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: help.into(),
+        });
+    }
+
+    /// Byte offset in the file of the first content character of a string value.
+    fn content_start(&self, span: (usize, usize)) -> usize {
+        let text = &self.src[span.0..span.1.min(self.src.len())];
+        let skip = if text.starts_with("'''") || text.starts_with("\"\"\"") {
+            let rest = &text[3..];
+            3 + if rest.starts_with("\r\n") {
+                2
+            } else if rest.starts_with('\n') {
+                1
+            } else {
+                0
+            }
+        } else if text.starts_with('\'') || text.starts_with('"') {
+            1
+        } else {
+            0
+        };
+        span.0 + skip
+    }
+
+    fn load(&mut self) -> Option<Ruleset> {
+        let def: VariantDef = match toml::from_str(self.src) {
+            Ok(d) => d,
+            Err(e) => {
+                let span = e
+                    .span()
+                    .map(|r| {
+                        (
+                            r.start,
+                            r.end.max(r.start + 1).min(self.src.len().max(r.start)),
+                        )
+                    })
+                    .unwrap_or((0, 0));
+                let message = e.message().trim().to_string();
+                let (code, help) = if message.contains("unknown field")
+                    || message.contains("missing field")
+                    || message.contains("invalid type")
+                {
+                    (
+                        "schema",
+                        "see variants/bollwerk178.toml for every section and key a variant file may have",
+                    )
+                } else {
+                    (
+                        "toml",
+                        "fix the TOML syntax here; nothing else can be checked until the file parses",
+                    )
+                };
+                self.problem(
+                    code,
+                    span,
+                    format!("the file is not a valid variant: {message}"),
+                    "here",
+                    help,
+                );
+                return None;
+            }
+        };
+
+        let topo = self.board(&def.board);
+        let stones = self.stones(&def);
+        let pieces_meta = self.pieces_meta(&def, &stones);
+        let directions = self.directions(&def);
+        let regions = topo.as_ref().map(|t| self.regions(&def, t));
+
+        // Names for the compiler.
+        let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
+        let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
+        let region_ids: Vec<String> = def.regions.keys().map(|k| k.get_ref().clone()).collect();
+
+        // Parse every definition even without a board, so syntax errors all show.
+        let mut parsed = Vec::new();
+        for (_, p) in &def.pieces {
+            let moves = self.parse_dsl(&p.moves);
+            let range = p.range.as_ref().map(|r| self.parse_dsl(r));
+            parsed.push((moves, range));
+        }
+
+        let topo = topo?;
+        let regions = regions?;
+        let names = Names {
+            pieces: &piece_ids,
+            stones: &stone_ids,
+            stone_classes: &classes,
+            regions: &region_ids,
+            directions: &directions,
+        };
+        let mut compiler = Compiler::new(&topo, names);
+        let mut pieces = Vec::new();
+        for ((key, p), (moves, range)) in def.pieces.iter().zip(parsed) {
+            let moves_prog = moves.and_then(|n| self.compile_dsl(&mut compiler, &p.moves, &n));
+            let range_prog = match (&p.range, range) {
+                (Some(r), Some(n)) => n.and_then(|n| self.compile_dsl(&mut compiler, r, &n)),
+                _ => moves_prog.clone(),
+            };
+            if let (Some(m), Some(r)) = (moves_prog, range_prog) {
+                let (name, letter) = pieces_meta.get(key.get_ref()).cloned().unwrap_or_default();
+                pieces.push(PieceKind {
+                    id: key.get_ref().clone(),
+                    name,
+                    letter,
+                    rulings: p.rulings.clone(),
+                    moves_text: p.moves.get_ref().trim().to_string(),
+                    range_text: p.range.as_ref().map(|r| r.get_ref().trim().to_string()),
+                    moves: m,
+                    range: r,
+                });
+            }
+        }
+        let links = compiler.links;
+        let placement = self.placement(&def, &region_ids, &stone_ids);
+        let collectable = Filter(
+            stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.collectable)
+                .fold(0, |a, (k, _)| a | 1u128 << Filter::stone_bit(k as u8)),
+        );
+        if !self.problems.is_empty()
+            || pieces.len() != def.pieces.len()
+            || pieces_meta.len() != def.pieces.len()
+        {
+            return None;
+        }
+        let mut rules = Ruleset {
+            name: def.game.name.get_ref().clone(),
+            description: def.game.description.trim().to_string(),
+            topo,
+            regions,
+            stones,
+            pieces,
+            directions,
+            links,
+            collectable,
+            setup: Position::empty(0, Vec::new()),
+            placement,
+        };
+        let text = def.setup.position.get_ref();
+        match notation::parse_position(&rules, text) {
+            Ok(p) => rules.setup = p,
+            Err(e) => {
+                let start = self.content_start(span_of(&def.setup.position));
+                let (a, b) = e.range.unwrap_or((0, text.len()));
+                self.problem(
+                    "setup",
+                    (start + a, start + b.max(a + 1).min(text.len().max(a))),
+                    format!("the starting position does not fit the board: {e}"),
+                    "here",
+                    "write the starting array as position text: ranks from the highest, only the cells each rank has",
+                );
+                return None;
+            }
+        }
+        Some(rules)
+    }
+
+    fn board(&mut self, b: &BoardDef) -> Option<Topology> {
+        let mut ok = true;
+        let files: Vec<String> = b
+            .files
+            .get_ref()
+            .iter()
+            .map(|f| f.get_ref().clone())
+            .collect();
+        if files.is_empty() || files.len() > 64 {
+            self.problem(
+                "board",
+                span_of(&b.files),
+                "a board needs between 1 and 64 files",
+                "file labels",
+                "list the file labels from the lowest file, e.g. [\"a\", \"b\", \"c\"]",
+            );
+            ok = false;
+        }
+        for (i, f) in b.files.get_ref().iter().enumerate() {
+            let t = f.get_ref();
+            if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic()) {
+                self.problem(
+                    "board",
+                    span_of(f),
+                    format!("file label `{t}` is not made of letters"),
+                    "not a file label",
+                    "file labels are letters, so that cell names read as label + rank number",
+                );
+                ok = false;
+            } else if b.files.get_ref()[..i]
+                .iter()
+                .any(|g| g.get_ref().eq_ignore_ascii_case(t))
+            {
+                self.problem(
+                    "board",
+                    span_of(f),
+                    format!("file label `{t}` is used twice"),
+                    "used again here",
+                    "every file needs its own label",
+                );
+                ok = false;
+            }
+        }
+        let ranks = *b.ranks.get_ref();
+        if !(1..=64).contains(&ranks) {
+            self.problem(
+                "board",
+                span_of(&b.ranks),
+                format!("{ranks} ranks: a board needs between 1 and 64"),
+                "rank count",
+                "give the number of ranks",
+            );
+            return None;
+        }
+        let ranks = ranks as usize;
+        let start = self.content_start(span_of(&b.mask));
+        let text = b.mask.get_ref();
+        let mut lines: Vec<(usize, &str)> = Vec::new();
+        let mut off = 0;
+        for line in text.split('\n') {
+            let trimmed = line.trim_end_matches('\r');
+            let lead = trimmed.len() - trimmed.trim_start().len();
+            if !trimmed.trim().is_empty() {
+                lines.push((start + off + lead, trimmed.trim()));
+            }
+            off += line.len() + 1;
+        }
+        if lines.len() != ranks {
+            self.problem(
+                "mask",
+                span_of(&b.mask),
+                format!(
+                    "the mask has {} lines but the board has {ranks} ranks",
+                    lines.len()
+                ),
+                "mask",
+                "write one line per rank, from the highest rank down: `#` for a cell, `.` for none",
+            );
+            return None;
+        }
+        let mut grid = vec![vec![false; files.len()]; ranks];
+        for (i, (at, line)) in lines.iter().enumerate() {
+            let r = ranks - 1 - i;
+            if line.chars().count() != files.len() {
+                self.problem(
+                    "mask",
+                    (*at, at + line.len()),
+                    format!(
+                        "mask line for rank {} has {} characters but the board has {} files",
+                        r + 1,
+                        line.chars().count(),
+                        files.len()
+                    ),
+                    "wrong length",
+                    "write one character per file: `#` for a cell, `.` for none",
+                );
+                ok = false;
+                continue;
+            }
+            for (f, (bi, ch)) in line.char_indices().enumerate() {
+                match ch {
+                    '#' => grid[r][f] = true,
+                    '.' => {}
+                    _ => {
+                        self.problem(
+                            "mask",
+                            (at + bi, at + bi + ch.len_utf8()),
+                            format!("`{ch}` is not a mask character"),
+                            "not `#` or `.`",
+                            "use `#` for a cell and `.` for no cell",
+                        );
+                        ok = false;
+                    }
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
+        if let Some(c) = &b.cells {
+            if *c.get_ref() != topo.len() as i64 {
+                self.problem(
+                    "mask",
+                    span_of(&b.mask),
+                    format!(
+                        "the mask has {} cells but `cells` says {}",
+                        topo.len(),
+                        c.get_ref()
+                    ),
+                    "mask",
+                    "correct the mask or the declared count",
+                );
+            }
+        }
+        if topo.is_empty() {
+            self.problem(
+                "mask",
+                span_of(&b.mask),
+                "the mask has no cell",
+                "mask",
+                "mark cells with `#`",
+            );
+            return None;
+        }
+        Some(topo)
+    }
+
+    fn stones(&mut self, def: &VariantDef) -> Vec<StoneKind> {
+        let mut out: Vec<StoneKind> = Vec::new();
+        if def.stones.len() > compile::MAX_STONE_KINDS {
+            self.problem(
+                "stones",
+                (0, 0),
+                format!(
+                    "{} stone kinds: at most {} are supported",
+                    def.stones.len(),
+                    compile::MAX_STONE_KINDS
+                ),
+                "",
+                "",
+            );
+        }
+        for (key, s) in &def.stones {
+            let sym = s.symbol.get_ref();
+            let mut chars = sym.chars();
+            let symbol = match (chars.next(), chars.next()) {
+                (Some(c), None)
+                    if !c.is_alphanumeric() && !c.is_whitespace() && c != '/' && c != '-' =>
+                {
+                    c
+                }
+                _ => {
+                    self.problem("stone_symbol", span_of(&s.symbol), format!("stone symbol `{sym}` must be one character that is not a letter, digit, `/`, `-` or space"), "not a usable symbol", "pick a punctuation mark such as ^ ~ # % @");
+                    '?'
+                }
+            };
+            if symbol != '?' {
+                if let Some(other) = out.iter().find(|o| o.symbol == symbol) {
+                    let other = other.id.clone();
+                    self.problem(
+                        "duplicate_symbol",
+                        span_of(&s.symbol),
+                        format!("stone symbol `{symbol}` is already used by `{other}`"),
+                        "used twice",
+                        "every stone kind needs its own symbol",
+                    );
+                }
+            }
+            let supply = *s.supply.get_ref();
+            if !(0..=9999).contains(&supply) {
+                self.problem(
+                    "stone_supply",
+                    span_of(&s.supply),
+                    format!("supply {supply} is out of range"),
+                    "not 0..=9999",
+                    "give how many stones of this kind each side starts with",
+                );
+            }
+            if s.class.get_ref().trim().is_empty() {
+                self.problem(
+                    "stone_class",
+                    span_of(&s.class),
+                    "a stone needs an occupant class",
+                    "empty",
+                    "name its class, e.g. \"arrow-like\"",
+                );
+            }
+            out.push(StoneKind {
+                id: key.get_ref().clone(),
+                name: s.name.clone().unwrap_or_else(|| key.get_ref().clone()),
+                symbol,
+                supply: supply.clamp(0, 9999) as u32,
+                class: s.class.get_ref().trim().to_string(),
+                collectable: s.collectable,
+            });
+        }
+        out
+    }
+
+    fn pieces_meta(
+        &mut self,
+        def: &VariantDef,
+        stones: &[StoneKind],
+    ) -> IndexMap<String, (String, char)> {
+        let mut out: IndexMap<String, (String, char)> = IndexMap::new();
+        if def.pieces.len() > compile::MAX_PIECE_KINDS {
+            self.problem(
+                "pieces",
+                (0, 0),
+                format!(
+                    "{} piece kinds: at most {} are supported",
+                    def.pieces.len(),
+                    compile::MAX_PIECE_KINDS
+                ),
+                "",
+                "",
+            );
+        }
+        let reserved = ["empty", "piece", "stone", "own", "enemy"];
+        for (key, p) in &def.pieces {
+            let id = key.get_ref();
+            if reserved.contains(&id.as_str())
+                || stones.iter().any(|s| s.id == *id || s.class == *id)
+            {
+                self.problem(
+                    "piece_name",
+                    span_of(key),
+                    format!("piece name `{id}` is already a stone, class or DSL word"),
+                    "ambiguous name",
+                    "rename the piece so that filters can tell it apart",
+                );
+            }
+            if !id.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                || !id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                self.problem(
+                    "piece_name",
+                    span_of(key),
+                    format!("piece name `{id}` cannot be written in the DSL"),
+                    "not a DSL name",
+                    "use letters, digits, `-` and `_`, starting with a letter",
+                );
+            }
+            let l = p.letter.get_ref();
+            let mut chars = l.chars();
+            let letter = match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+                _ => {
+                    self.problem("piece_letter", span_of(&p.letter), format!("piece letter `{l}` must be a single letter A–Z"), "not one letter", "position text writes White's pieces in upper case and Black's in lower case");
+                    continue;
+                }
+            };
+            if let Some((other, _)) = out.iter().find(|(_, (_, c))| *c == letter) {
+                let other = other.clone();
+                self.problem(
+                    "duplicate_letter",
+                    span_of(&p.letter),
+                    format!("letter `{letter}` is already used by `{other}`"),
+                    "used twice",
+                    "every piece kind needs its own letter",
+                );
+            }
+            out.insert(
+                id.clone(),
+                (p.name.clone().unwrap_or_else(|| id.clone()), letter),
+            );
+        }
+        out
+    }
+
+    fn directions(&mut self, def: &VariantDef) -> Vec<(String, Vec<(i8, i8)>)> {
+        let mut out = Vec::new();
+        for (key, vs) in &def.directions {
+            let mut v = Vec::new();
+            for pair in vs.get_ref() {
+                match pair.get_ref().as_slice() {
+                    [a, b] if (-16..=16).contains(a) && (-16..=16).contains(b) && (*a, *b) != (0, 0) => v.push((*a as i8, *b as i8)),
+                    _ => self.problem("direction", span_of(pair), "a direction is [file step, rank step], each between -16 and 16, not both 0", "not a direction", "write e.g. [1, 1] (towards higher files and ranks, for White)"),
+                }
+            }
+            if compile::BUILTIN_DIRECTIONS
+                .iter()
+                .any(|(n, _)| n == key.get_ref())
+            {
+                self.problem(
+                    "direction",
+                    span_of(key),
+                    format!("`{}` is a built-in direction", key.get_ref()),
+                    "already defined",
+                    "pick another name",
+                );
+            }
+            out.push((key.get_ref().clone(), v));
+        }
+        out
+    }
+
+    fn cell_list(&mut self, t: &Topology, s: &Spanned<String>) -> CellSet {
+        let mut set = CellSet::new(t.len());
+        let start = self.content_start(span_of(s));
+        let text = s.get_ref();
+        let mut i = 0;
+        for token in text.split(|c: char| c.is_whitespace() || c == ',') {
+            let at = start + i;
+            i += token.len() + 1;
+            if token.is_empty() {
+                continue;
+            }
+            let span = (at, at + token.len());
+            let (a, b) = token.split_once('-').unwrap_or((token, token));
+            match (t.parse_coord(a), t.parse_coord(b)) {
+                (Some((f1, r1)), Some((f2, r2))) => {
+                    let mut any = false;
+                    for f in f1.min(f2)..=f1.max(f2) {
+                        for r in r1.min(r2)..=r1.max(r2) {
+                            if let Some(c) = t.cell_at(f as i32, r as i32) {
+                                set.insert(c);
+                                any = true;
+                            }
+                        }
+                    }
+                    if !any {
+                        self.problem(
+                            "region",
+                            span,
+                            format!("`{token}` holds no cell of the board"),
+                            "no cell",
+                            "the mask leaves these cells out",
+                        );
+                    } else if a == b && t.parse_cell(a).is_err() {
+                        self.problem(
+                            "region",
+                            span,
+                            format!("`{token}` is not on the board"),
+                            "no such cell",
+                            "the mask leaves this cell out",
+                        );
+                    }
+                }
+                _ => self.problem(
+                    "region",
+                    span,
+                    format!("`{token}` is not a cell or a rectangle of cells"),
+                    "not a cell",
+                    "write cells like B1 and rectangles like B2-D4, separated by spaces",
+                ),
+            }
+        }
+        set
+    }
+
+    fn regions(&mut self, def: &VariantDef, t: &Topology) -> Vec<Region> {
+        def.regions
+            .iter()
+            .map(|(k, r)| Region {
+                id: k.get_ref().clone(),
+                cells: [self.cell_list(t, &r.white), self.cell_list(t, &r.black)],
+            })
+            .collect()
+    }
+
+    fn parse_dsl(&mut self, s: &Spanned<String>) -> Option<dsl::Node> {
+        match dsl::parse(s.get_ref()) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                let base = self.content_start(span_of(s));
+                self.problem(
+                    "dsl_syntax",
+                    (base + e.span.start, base + e.span.end),
+                    format!("piece definition syntax: {}", e.message),
+                    e.message.clone(),
+                    "a definition is legs such as `step(forward) capture`, combined with `|`, sequences, `( )` and `? * + {n,m}`",
+                );
+                None
+            }
+        }
+    }
+
+    fn compile_dsl(
+        &mut self,
+        c: &mut Compiler<'_>,
+        s: &Spanned<String>,
+        n: &dsl::Node,
+    ) -> Option<Program> {
+        match c.compile(s.get_ref(), n) {
+            Ok(p) => Some(p),
+            Err(errs) => {
+                let base = self.content_start(span_of(s));
+                for CompileError {
+                    span,
+                    code,
+                    message,
+                    label,
+                    help,
+                } in errs
+                {
+                    self.problem(
+                        code,
+                        (base + span.start, base + span.end),
+                        message,
+                        label,
+                        help,
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    fn region_ref(&mut self, s: &Spanned<String>, regions: &[String]) -> Option<(Whose, u16)> {
+        let text = s.get_ref().trim();
+        let (whose, name) = match text.split_once(char::is_whitespace) {
+            Some(("own", n)) => (Whose::Own, n.trim()),
+            Some(("enemy", n)) => (Whose::Enemy, n.trim()),
+            _ => {
+                self.problem(
+                    "placement",
+                    span_of(s),
+                    format!("`{text}` should be `own REGION` or `enemy REGION`"),
+                    "not a region reference",
+                    "say whose region: e.g. \"own end-zone\"",
+                );
+                return None;
+            }
+        };
+        match regions.iter().position(|r| r == name) {
+            Some(i) => Some((whose, i as u16)),
+            None => {
+                self.problem(
+                    "unknown_region",
+                    span_of(s),
+                    format!("unknown region `{name}`"),
+                    "not a region",
+                    format!("known: {}", regions.join(", ")),
+                );
+                None
+            }
+        }
+    }
+
+    fn placement(&mut self, def: &VariantDef, regions: &[String], stones: &[String]) -> Placement {
+        let mut p = Placement::default();
+        for f in &def.placement.forbidden {
+            if let Some(r) = self.region_ref(f, regions) {
+                p.forbidden.push(r);
+            }
+        }
+        for o in &def.placement.only {
+            let r = self.region_ref(&o.region, regions);
+            let mut kinds = Vec::new();
+            for s in &o.stones {
+                match stones.iter().position(|k| k == s.get_ref()) {
+                    Some(i) => kinds.push(i as u8),
+                    None => self.problem(
+                        "unknown_stone",
+                        span_of(s),
+                        format!("unknown stone kind `{}`", s.get_ref()),
+                        "not a stone",
+                        format!("known: {}", stones.join(", ")),
+                    ),
+                }
+            }
+            if let Some((w, r)) = r {
+                p.only.push((w, r, kinds));
+            }
+        }
+        p
+    }
+}
