@@ -208,22 +208,47 @@ pub struct SyntaxError {
 
 /// Parses definition text.
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
+    // Track literal tokens too, so that errors can name the `,` or `)` that was expected.
+    pest::set_error_detail(true);
     let mut pairs = PieceParser::parse(Rule::definition, text).map_err(|e| {
-        let span = match e.location {
+        let mut span = match e.location {
             pest::error::InputLocation::Pos(p) => Span {
                 start: p,
                 end: (p + 1).min(text.len()).max(p),
             },
             pest::error::InputLocation::Span((a, b)) => Span { start: a, end: b },
         };
+        let attempts = e.parse_attempts();
         let e = e.renamed_rules(rule_name);
-        let message = match &e.variant {
+        let mut message = match &e.variant {
             pest::error::ErrorVariant::ParsingError {
                 positives,
                 negatives,
             } => describe_expected(positives, negatives),
             pest::error::ErrorVariant::CustomError { message } => message.clone(),
         };
+        if let Some(att) = attempts {
+            let tokens: Vec<String> = att
+                .expected_tokens()
+                .iter()
+                .map(|t| t.to_string())
+                .filter(|t| !t.trim().is_empty() && t != "#")
+                .map(|t| format!("`{t}`"))
+                .collect();
+            if att.max_position > span.start && !tokens.is_empty() {
+                let p = att.max_position;
+                span = Span {
+                    start: p,
+                    end: (p + 1).min(text.len()).max(p),
+                };
+                message = if tokens.len() == 1 {
+                    format!("expected {}", tokens[0])
+                } else {
+                    let (last, rest) = tokens.split_last().expect("two or more");
+                    format!("expected {} or {last}", rest.join(", "))
+                };
+            }
+        }
         SyntaxError { span, message }
     })?;
     let def = pairs.next().expect("definition rule");

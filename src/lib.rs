@@ -11,8 +11,9 @@
 //! let start = rules.setup.clone();
 //! let queen = rules.topo.parse_cell("F3").unwrap();
 //! let d = render::diagram(&rules, &start, queen).unwrap();
-//! // In the start position the Queen is hemmed in by its own Guards and neighbours.
-//! assert!(d.cells_with(render::Mark::MoveCapture).is_empty());
+//! // In the start position the Queen is hemmed in: only E2 and G2, beside its Cannon, are free.
+//! let free: Vec<String> = d.cells_with(render::Mark::MoveCapture).into_iter().map(|c| rules.topo.name(c)).collect();
+//! assert_eq!(free, ["E2", "G2"]);
 //! println!("{}", render::diagram_text(&rules, &start, &d));
 //! ```
 

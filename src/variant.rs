@@ -272,6 +272,7 @@ impl Ruleset {
             problems: Vec::new(),
         };
         let r = l.load();
+        l.problems.sort_by_key(|p| p.span);
         match r {
             Some(r) if l.problems.is_empty() => Ok(r),
             _ => Err(VariantErrors {
