@@ -732,7 +732,9 @@ impl Emitter<'_, '_> {
                 .src
                 .get(l.span.start..l.span.end)
                 .unwrap_or("")
-                .split_whitespace()
+                .lines()
+                .map(|line| line.split('#').next().unwrap_or(""))
+                .flat_map(str::split_whitespace)
                 .collect::<Vec<_>>()
                 .join(" "),
         };

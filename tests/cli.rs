@@ -1,0 +1,193 @@
+//! The `bulwark` binary against SPEC.md: commands, output formats and exit codes.
+
+use std::process::{Command, Output};
+
+fn bulwark(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run bulwark")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn no_arguments_prints_the_start_position_and_the_pieces() {
+    let o = bulwark(&[]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains(
+        "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGG/NEKRQSRMC1/4A5/1 w"
+    ));
+    for name in [
+        "Guard",
+        "Gold Runner",
+        "King's Knight",
+        "Elephant",
+        "Queen",
+        "Spy",
+        "Marshal",
+        "Chancellor",
+        "Cannon",
+        "Knight",
+    ] {
+        assert!(out.contains(name), "{name}");
+    }
+    assert!(out.contains("bulwark diagram"));
+}
+
+#[test]
+fn check_accepts_the_bundled_variant_by_name_and_by_path() {
+    for v in [
+        &["check"][..],
+        &["check", "bollwerk178"],
+        &["check", "variants/bollwerk178.toml"],
+    ] {
+        let o = bulwark(v);
+        assert!(o.status.success(), "{v:?}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("Bollwerk 178: ok. 178 cells"));
+    }
+}
+
+#[test]
+fn check_reports_every_problem_with_file_line_and_column() {
+    let o = bulwark(&["check", "tests/broken/many_errors.toml"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("has 6 problems"));
+    assert!(
+        err.contains("[tests/broken/many_errors.toml:31:15]"),
+        "{err}"
+    );
+    assert!(err.contains("help: did you mean `rook`?"));
+}
+
+#[test]
+fn check_of_a_missing_file_is_bad_input() {
+    let o = bulwark(&["check", "no/such/variant.toml"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read variant file `no/such/variant.toml`"));
+}
+
+#[test]
+fn diagram_json_matches_spec() {
+    // A Knight on F6 of an otherwise empty board with an enemy on G8 and a block on E7.
+    let position = "1/10/10/10/10/12/12/12/12/12/6g5/4#7/5N6/10/10/10/10/1 w";
+    let o = bulwark(&[
+        "diagram",
+        "--at",
+        "f6",
+        "--position",
+        position,
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o), @r#"{"piece":"N","origin":"F6","marks":{"D5":["move-capture","place"],"D7":["move-capture","place"],"E4":["move-capture","place"],"E8":["move-capture","place"],"F6":["origin"],"G4":["move-capture","place"],"G8":["move-capture","capture"],"H5":["move-capture","place"],"H7":["move-capture","place"]}}"#);
+}
+
+#[test]
+fn diagram_text_has_labels_and_legend() {
+    let o = bulwark(&["diagram", "--at", "G3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("Spy (S) on G3, white"));
+    assert!(out.contains("(S)"));
+    assert!(out.contains(" 18 ") && out.contains(" A  B  C"));
+    assert!(out.contains("move only"));
+}
+
+#[test]
+fn diagram_bad_inputs_exit_1_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["diagram", "--at", "Z9"], "`Z9` is not a cell name"),
+        (&["diagram", "--at", "A1"], "`A1` is not on the board"),
+        (&["diagram", "--at", "F9"], "no piece stands on F9"),
+        (
+            &["diagram", "--at", "F6", "--position", "1/10 w"],
+            "board field: 2 ranks given",
+        ),
+        (
+            &[
+                "diagram",
+                "--at",
+                "F6",
+                "--position",
+                "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGG/NEKRQSRMC1/4A5/1 x",
+            ],
+            "side field",
+        ),
+        (
+            &[
+                "diagram",
+                "--at",
+                "F6",
+                "--position",
+                "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGX/NEKRQSRMC1/4A5/1 w",
+            ],
+            "`X` is neither a piece letter nor a stone symbol",
+        ),
+        (
+            &[
+                "diagram",
+                "--at",
+                "F6",
+                "--position",
+                "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGG/NEKRQSRMC1/4A5/1 w ^1/^1x",
+            ],
+            "supplies field",
+        ),
+        (
+            &[
+                "diagram",
+                "--at",
+                "F6",
+                "--position",
+                "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGG/NEKRQSRMC1/4A5/1 w - Q99",
+            ],
+            "taboo field",
+        ),
+        (&["compile", "--piece", "king"], "`king` is not a piece"),
+    ];
+    for (args, needle) in cases {
+        let o = bulwark(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(bulwark(&["diagram"]).status.code(), Some(2));
+    assert_eq!(bulwark(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn compile_lists_the_spy_program() {
+    let o = bulwark(&["compile", "--piece", "S"]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn compile_lists_every_piece() {
+    let o = bulwark(&["compile"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("\npiece ").count() + usize::from(out.starts_with("piece ")),
+        10
+    );
+    assert!(
+        out.contains("emit"),
+        "fast paths for plain leapers and riders"
+    );
+}
