@@ -619,7 +619,7 @@ impl Emitter<'_, '_> {
         if let Some(k) = names.stones.iter().position(|s| *s == n.text) {
             return Filter(1u128 << (STONE0 + k as u32));
         }
-        if names.stone_classes.iter().any(|c| *c == n.text) {
+        if names.stone_classes.contains(&n.text) {
             return Filter(
                 names
                     .stone_classes

@@ -257,7 +257,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
 }
 
 fn describe_expected(positives: &[Rule], _negatives: &[Rule]) -> String {
-    let mut names: Vec<String> = positives.iter().map(|r| rule_name(r)).collect();
+    let mut names: Vec<String> = positives.iter().map(rule_name).collect();
     names.sort();
     names.dedup();
     match names.len() {

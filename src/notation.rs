@@ -182,13 +182,12 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
             );
         }
     }
-    if let Some(&(a, s)) = fields.get(2) {
-        if s != "-" {
+    if let Some(&(a, s)) = fields.get(2)
+        && s != "-" {
             pos.supplies = parse_supplies(rules, s, a)?;
         }
-    }
-    if let Some(&(a, s)) = fields.get(3) {
-        if s != "-" {
+    if let Some(&(a, s)) = fields.get(3)
+        && s != "-" {
             match topo.parse_cell(s) {
                 Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
                 Ok(_) => {
@@ -201,7 +200,6 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
                 Err(e) => return fail(Field::Taboo, (a, a + s.len()), e.to_string()),
             }
         }
-    }
     if let Some(&(a, s)) = fields.get(4) {
         return fail(
             Field::Extra,

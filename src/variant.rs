@@ -766,8 +766,8 @@ impl<'s> Loader<'s> {
             return None;
         }
         let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
-        if let Some(c) = &b.cells {
-            if *c.get_ref() != topo.len() as i64 {
+        if let Some(c) = &b.cells
+            && *c.get_ref() != topo.len() as i64 {
                 self.problem(
                     "mask",
                     span_of(&b.mask),
@@ -780,7 +780,6 @@ impl<'s> Loader<'s> {
                     "correct the mask or the declared count",
                 );
             }
-        }
         if topo.is_empty() {
             self.problem(
                 "mask",
@@ -823,8 +822,8 @@ impl<'s> Loader<'s> {
                     '?'
                 }
             };
-            if symbol != '?' {
-                if let Some(other) = out.iter().find(|o| o.symbol == symbol) {
+            if symbol != '?'
+                && let Some(other) = out.iter().find(|o| o.symbol == symbol) {
                     let other = other.id.clone();
                     self.problem(
                         "duplicate_symbol",
@@ -834,7 +833,6 @@ impl<'s> Loader<'s> {
                         "every stone kind needs its own symbol",
                     );
                 }
-            }
             let supply = *s.supply.get_ref();
             if !(0..=9999).contains(&supply) {
                 self.problem(

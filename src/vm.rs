@@ -129,43 +129,46 @@ impl Machine {
     pub fn moves(&mut self, rules: &Ruleset, pos: &Position, from: Cell, out: &mut Options) {
         out.clear();
         out.from = from;
-        let Some((side, kind)) = pos.at(from).as_piece() else {
-            return;
-        };
-        self.prepare(pos, from);
-        let cx = Ctx {
-            prog: &rules.pieces[kind as usize].moves,
-            links: &rules.links,
-            regions: &rules.regions,
-            collectable: rules.collectable,
-            side,
-            mode: Mode::Moves,
-            origin: from,
-        };
-        self.run(&cx, out, 0, from, false, StoneEffect::None, false);
+        self.start(rules, pos, from, Mode::Moves, out);
     }
 
     /// The placement range of the piece on `from` (RULINGS B-41): every cell one of its range
     /// paths could end on if that cell were empty. Cells in index order.
     pub fn range(&mut self, rules: &Ruleset, pos: &Position, from: Cell) -> &[Cell] {
+        self.range.clear();
+        let mut unused = Options::default();
+        self.start(rules, pos, from, Mode::Range, &mut unused);
+        self.range.sort_unstable();
+        &self.range
+    }
+
+    fn start(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        mode: Mode,
+        out: &mut Options,
+    ) {
         let Some((side, kind)) = pos.at(from).as_piece() else {
-            self.range.clear();
-            return &self.range;
+            return;
         };
         self.prepare(pos, from);
+        let piece = &rules.pieces[kind as usize];
         let cx = Ctx {
-            prog: &rules.pieces[kind as usize].range,
+            prog: if mode == Mode::Moves {
+                &piece.moves
+            } else {
+                &piece.range
+            },
             links: &rules.links,
             regions: &rules.regions,
             collectable: rules.collectable,
             side,
-            mode: Mode::Range,
+            mode,
             origin: from,
         };
-        let mut dummy = Options::default();
-        self.run(&cx, &mut dummy, 0, from, false, StoneEffect::None, false);
-        self.range.sort_unstable();
-        &self.range
+        self.run(&cx, out, 0, from, false, StoneEffect::None, false);
     }
 
     #[allow(clippy::too_many_arguments)]

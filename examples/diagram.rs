@@ -1,0 +1,51 @@
+//! Loads a variant through the library API and prints the diagram of the piece on a cell.
+//!
+//! ```text
+//! cargo run --example diagram -- [VARIANT] CELL ["POSITION TEXT"]
+//! cargo run --example diagram -- G3
+//! cargo run --example diagram -- examples/spy-three-captures.toml D6 "1/10/10/10/10/12/12/12/12/12/12/12/3Sg1q1r3/10/10/10/10/1 w"
+//! ```
+
+use bulwark::{Ruleset, notation, render};
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // The first argument is a variant when it is a bundled name or a file that exists.
+    let variant = match args.first() {
+        Some(a)
+            if a.ends_with(".toml") || bulwark::variant::BUNDLED.iter().any(|(n, _)| n == a) =>
+        {
+            args.remove(0)
+        }
+        _ => "bollwerk178".to_string(),
+    };
+    let rules = match Ruleset::load_named(&variant) {
+        Ok(r) => r,
+        Err(e) => {
+            eprint!("{}", render::diagnostic_text(&e));
+            std::process::exit(1);
+        }
+    };
+    let Some(cell) = args.first() else {
+        eprintln!("usage: diagram [VARIANT] CELL [POSITION]");
+        std::process::exit(2);
+    };
+    let pos = match args.get(1) {
+        Some(text) => notation::parse_position(&rules, text).unwrap_or_else(|e| {
+            eprintln!("bad position: {e}");
+            std::process::exit(1);
+        }),
+        None => rules.setup.clone(),
+    };
+    let cell = rules.topo.parse_cell(cell).unwrap_or_else(|e| {
+        eprintln!("bad cell: {e}");
+        std::process::exit(1);
+    });
+    match render::diagram(&rules, &pos, cell) {
+        Some(d) => print!("{}", render::diagram_text(&rules, &pos, &d)),
+        None => {
+            eprintln!("no piece on {}", rules.topo.name(cell));
+            std::process::exit(1);
+        }
+    }
+}
