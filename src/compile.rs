@@ -102,6 +102,8 @@ pub struct LegCode {
     pub screen: Filter,
     /// Capture on landing.
     pub capture: CaptureMode,
+    /// Which enemy pieces a landing may capture.
+    pub victims: Filter,
     /// Captures the enemy piece jumped over or hopped over.
     pub take: bool,
     /// Stones it may land on and destroy.
@@ -584,6 +586,10 @@ impl Emitter<'_, '_> {
         u
     }
 
+    fn enemies(&self) -> Filter {
+        Filter((0..self.c.names.pieces.len() as u32).fold(0, |a, k| a | 1u128 << (ENEMY0 + k)))
+    }
+
     fn piece(&mut self, n: &dsl::Name) -> Option<u32> {
         let p = self.c.names.pieces.iter().position(|p| *p == n.text);
         if p.is_none() {
@@ -726,6 +732,7 @@ impl Emitter<'_, '_> {
             },
             screen: Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT)),
             capture: CaptureMode::MoveOnly,
+            victims: self.enemies(),
             take: false,
             destroy: Filter::NONE,
             text: self
@@ -742,7 +749,7 @@ impl Emitter<'_, '_> {
         let mut seen: Vec<&'static str> = Vec::new();
         for m in &l.mods {
             let (word, allowed): (&'static str, &[LegKind]) = match m {
-                Modifier::Capture(_) => (
+                Modifier::Capture(..) => (
                     "capture",
                     &[
                         LegKind::Step,
@@ -752,7 +759,7 @@ impl Emitter<'_, '_> {
                         LegKind::Jump,
                     ],
                 ),
-                Modifier::CaptureOnly(_) => (
+                Modifier::CaptureOnly(..) => (
                     "capture-only",
                     &[
                         LegKind::Step,
@@ -801,7 +808,7 @@ impl Emitter<'_, '_> {
             }
             seen.push(word);
             match m {
-                Modifier::Capture(s) | Modifier::CaptureOnly(s) => {
+                Modifier::Capture(f, s) | Modifier::CaptureOnly(f, s) => {
                     if code.capture != CaptureMode::MoveOnly {
                         self.errors.push(err(
                             *s,
@@ -811,14 +818,37 @@ impl Emitter<'_, '_> {
                             "keep one of them".into(),
                         ));
                     }
-                    code.capture = if matches!(m, Modifier::Capture(_)) {
+                    code.capture = if matches!(m, Modifier::Capture(..)) {
                         CaptureMode::May
                     } else {
                         CaptureMode::Only
                     };
+                    if let Some(f) = f {
+                        let enemies = self.enemies();
+                        let v = self.filter(f);
+                        if v.0 & !enemies.0 != 0 || v.0 == 0 {
+                            self.errors.push(err(
+                                f.span,
+                                "bad_capture",
+                                "a capture filter may name enemy pieces only".into(),
+                                "names something that is not an enemy piece",
+                                "write e.g. capture(enemy guard) or capture(enemy | !enemy queen)"
+                                    .into(),
+                            ));
+                        }
+                        code.victims = Filter(v.0 & enemies.0);
+                    }
                 }
                 Modifier::Take(_) => code.take = true,
-                Modifier::Over(f, _) => code.pass = self.filter(f),
+                Modifier::Over(f, _) => {
+                    let f = self.filter(f);
+                    // A jump's jumped cell must match; a line always passes empty cells too.
+                    code.pass = if l.kind == LegKind::Jump {
+                        f
+                    } else {
+                        Filter(f.0 | Filter::EMPTY.0)
+                    };
+                }
                 Modifier::Screen(f, _) => code.screen = self.filter(f),
                 Modifier::Via(shape, f, s) => {
                     if !PATH_SHAPES.iter().any(|(k, _)| *k == shape.text) {
@@ -987,6 +1017,11 @@ impl Program {
                     (CaptureMode::Only, true) => "must capture on landing; takes the jumped piece",
                 }
             );
+            let all_enemies =
+                (0..names.pieces.len() as u32).fold(0u128, |a, k| a | 1u128 << (ENEMY0 + k));
+            if l.capture != CaptureMode::MoveOnly && l.victims.0 != all_enemies {
+                let _ = writeln!(out, "      victims: {}", describe(l.victims, names));
+            }
             if matches!(l.kind, LegKind::Ride | LegKind::Jump | LegKind::Hop) {
                 let _ = writeln!(
                     out,

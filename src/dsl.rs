@@ -129,10 +129,10 @@ pub enum Direction {
 /// A modifier of a leg.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Modifier {
-    /// `capture`.
-    Capture(Span),
-    /// `capture-only`.
-    CaptureOnly(Span),
+    /// `capture`, optionally limited to the enemy pieces a filter names.
+    Capture(Option<Filter>, Span),
+    /// `capture-only`, optionally limited likewise.
+    CaptureOnly(Option<Filter>, Span),
     /// `take`.
     Take(Span),
     /// `over(filter)`.
@@ -151,7 +151,7 @@ impl Modifier {
     /// The modifier's span.
     pub fn span(&self) -> Span {
         match self {
-            Modifier::Capture(s) | Modifier::CaptureOnly(s) | Modifier::Take(s) => *s,
+            Modifier::Capture(_, s) | Modifier::CaptureOnly(_, s) | Modifier::Take(s) => *s,
             Modifier::Over(_, s)
             | Modifier::Screen(_, s)
             | Modifier::Via(_, _, s)
@@ -288,7 +288,7 @@ fn rule_name(r: &Rule) -> String {
         Rule::modifier => {
             "a modifier (capture, capture-only, take, over, screen, via, destroy, dist)"
         }
-        Rule::capture => "`capture`",
+        Rule::capture | Rule::capture_mod => "`capture`",
         Rule::capture_only => "`capture-only`",
         Rule::take => "`take`",
         Rule::over => "`over(…)`",
@@ -421,8 +421,16 @@ fn modifier(pair: Pair<'_, Rule>) -> Modifier {
     let m = pair.into_inner().next().expect("modifier");
     let span = Span::of(&m);
     match m.as_rule() {
-        Rule::capture => Modifier::Capture(span),
-        Rule::capture_only => Modifier::CaptureOnly(span),
+        Rule::capture_mod => {
+            let mut i = m.into_inner();
+            let only = i.next().expect("capture word").as_rule() == Rule::capture_only;
+            let f = i.next().map(filter);
+            if only {
+                Modifier::CaptureOnly(f, span)
+            } else {
+                Modifier::Capture(f, span)
+            }
+        }
         Rule::take => Modifier::Take(span),
         Rule::over => Modifier::Over(filter(m.into_inner().next().expect("filter")), span),
         Rule::screen => Modifier::Screen(filter(m.into_inner().next().expect("filter")), span),

@@ -183,23 +183,25 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
         }
     }
     if let Some(&(a, s)) = fields.get(2)
-        && s != "-" {
-            pos.supplies = parse_supplies(rules, s, a)?;
-        }
+        && s != "-"
+    {
+        pos.supplies = parse_supplies(rules, s, a)?;
+    }
     if let Some(&(a, s)) = fields.get(3)
-        && s != "-" {
-            match topo.parse_cell(s) {
-                Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
-                Ok(_) => {
-                    return fail(
-                        Field::Taboo,
-                        (a, a + s.len()),
-                        format!("the taboo cell {s} is not empty"),
-                    );
-                }
-                Err(e) => return fail(Field::Taboo, (a, a + s.len()), e.to_string()),
+        && s != "-"
+    {
+        match topo.parse_cell(s) {
+            Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
+            Ok(_) => {
+                return fail(
+                    Field::Taboo,
+                    (a, a + s.len()),
+                    format!("the taboo cell {s} is not empty"),
+                );
             }
+            Err(e) => return fail(Field::Taboo, (a, a + s.len()), e.to_string()),
         }
+    }
     if let Some(&(a, s)) = fields.get(4) {
         return fail(
             Field::Extra,

@@ -70,6 +70,8 @@ pub struct BoardDef {
     pub mask: Spanned<String>,
     /// Optional check of the number of cells.
     pub cells: Option<Spanned<i64>>,
+    /// How cells are coloured: `chequered` (the default) or `plain`.
+    pub colours: Option<Spanned<String>>,
 }
 
 /// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).
@@ -214,6 +216,15 @@ pub struct Placement {
     pub only: Vec<(Whose, u16, Vec<u8>)>,
 }
 
+/// How the cells of a board are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Colouring {
+    /// By the parity of file index + rank index, as on a chessboard (B-3).
+    Chequered,
+    /// All cells alike.
+    Plain,
+}
+
 /// A checked and compiled variant.
 #[derive(Debug, Clone)]
 pub struct Ruleset {
@@ -223,6 +234,8 @@ pub struct Ruleset {
     pub description: String,
     /// The board.
     pub topo: Topology,
+    /// How its cells are coloured.
+    pub colouring: Colouring,
     /// Named regions.
     pub regions: Vec<Region>,
     /// Stone kinds in declaration order.
@@ -309,6 +322,14 @@ impl Ruleset {
     /// The region with this id.
     pub fn region(&self, id: &str) -> Option<&Region> {
         self.regions.iter().find(|r| r.id == id)
+    }
+
+    /// The colour of a cell: 0 or 1 under chequered colouring (B-3), always 0 when plain.
+    pub fn colour(&self, c: Cell) -> u8 {
+        match self.colouring {
+            Colouring::Chequered => self.topo.colour(c),
+            Colouring::Plain => 0,
+        }
     }
 
     /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
@@ -549,6 +570,21 @@ impl<'s> Loader<'s> {
         };
 
         let topo = self.board(&def.board);
+        let colouring = match def.board.colours.as_ref().map(|c| c.get_ref().as_str()) {
+            None | Some("chequered") => Colouring::Chequered,
+            Some("plain") => Colouring::Plain,
+            Some(other) => {
+                let span = def.board.colours.as_ref().map(span_of).unwrap_or_default();
+                self.problem(
+                    "board",
+                    span,
+                    format!("unknown colouring `{other}`"),
+                    "not a colouring",
+                    "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"",
+                );
+                Colouring::Chequered
+            }
+        };
         let stones = self.stones(&def);
         let pieces_meta = self.pieces_meta(&def, &stones);
         let directions = self.directions(&def);
@@ -618,6 +654,7 @@ impl<'s> Loader<'s> {
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
             topo,
+            colouring,
             regions,
             stones,
             pieces,
@@ -767,19 +804,20 @@ impl<'s> Loader<'s> {
         }
         let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
         if let Some(c) = &b.cells
-            && *c.get_ref() != topo.len() as i64 {
-                self.problem(
-                    "mask",
-                    span_of(&b.mask),
-                    format!(
-                        "the mask has {} cells but `cells` says {}",
-                        topo.len(),
-                        c.get_ref()
-                    ),
-                    "mask",
-                    "correct the mask or the declared count",
-                );
-            }
+            && *c.get_ref() != topo.len() as i64
+        {
+            self.problem(
+                "mask",
+                span_of(&b.mask),
+                format!(
+                    "the mask has {} cells but `cells` says {}",
+                    topo.len(),
+                    c.get_ref()
+                ),
+                "mask",
+                "correct the mask or the declared count",
+            );
+        }
         if topo.is_empty() {
             self.problem(
                 "mask",
@@ -823,16 +861,17 @@ impl<'s> Loader<'s> {
                 }
             };
             if symbol != '?'
-                && let Some(other) = out.iter().find(|o| o.symbol == symbol) {
-                    let other = other.id.clone();
-                    self.problem(
-                        "duplicate_symbol",
-                        span_of(&s.symbol),
-                        format!("stone symbol `{symbol}` is already used by `{other}`"),
-                        "used twice",
-                        "every stone kind needs its own symbol",
-                    );
-                }
+                && let Some(other) = out.iter().find(|o| o.symbol == symbol)
+            {
+                let other = other.id.clone();
+                self.problem(
+                    "duplicate_symbol",
+                    span_of(&s.symbol),
+                    format!("stone symbol `{symbol}` is already used by `{other}`"),
+                    "used twice",
+                    "every stone kind needs its own symbol",
+                );
+            }
             let supply = *s.supply.get_ref();
             if !(0..=9999).contains(&supply) {
                 self.problem(

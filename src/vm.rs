@@ -363,7 +363,10 @@ impl Machine {
                     return;
                 }
             } else if let Some((s, _)) = occ.as_piece() {
-                if s == cx.side || l.capture == CaptureMode::MoveOnly {
+                if s == cx.side
+                    || l.capture == CaptureMode::MoveOnly
+                    || !l.victims.has(occ.bit_for(cx.side))
+                {
                     return;
                 }
                 captured = true;

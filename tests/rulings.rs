@@ -562,3 +562,63 @@ fn b48_taboo_cell_binds_only_the_side_to_move() {
     p.side = bulwark::Side::Black;
     assert!(marked(&p, "F6", Mark::Place).split(' ').any(|x| x == "F7"));
 }
+
+#[test]
+fn b3_gold_runner_orthogonal_steps_change_colour() {
+    // B-3: colours by parity; the Gold Runner's diagonal lines keep its colour and its
+    // orthogonal steps (move only, B-21) change it.
+    let r = rules();
+    let p = pos("F6=R");
+    let d = diagram(&p, "F6");
+    let home = r.colour(r.topo.parse_cell("F6").unwrap());
+    for c in d.cells_with(Mark::MoveCapture) {
+        assert_eq!(r.colour(c), home, "{}", r.topo.name(c));
+    }
+    for c in d.cells_with(Mark::Move) {
+        assert_ne!(r.colour(c), home, "{}", r.topo.name(c));
+    }
+    assert_eq!(cells(&d, Mark::Move), ["E6", "F5", "F7", "G6"]);
+}
+
+#[test]
+fn b4_the_two_gold_runners_stand_on_different_colours() {
+    let r = rules();
+    let runners: Vec<u8> = r
+        .topo
+        .cells()
+        .filter(|&c| matches!(r.setup.at(c).as_piece(), Some((bulwark::Side::White, k)) if r.pieces[k as usize].letter == 'R'))
+        .map(|c| r.colour(c))
+        .collect();
+    assert_eq!(runners.len(), 2);
+    assert_ne!(runners[0], runners[1]);
+}
+
+#[test]
+fn b1_board_has_178_cells_and_is_symmetric_under_a_half_turn() {
+    let t = &rules().topo;
+    assert_eq!(t.len(), 178);
+    for c in t.cells() {
+        let (f, r) = t.coord(c);
+        assert!(
+            t.cell_at(11 - f, 17 - r).is_some(),
+            "{} has no image",
+            t.name(c)
+        );
+    }
+    assert!(
+        t.parse_cell("B1").is_ok() && t.parse_cell("K18").is_ok() && t.parse_cell("A1").is_err()
+    );
+}
+
+#[test]
+fn b4_black_is_the_half_turn_image_of_white() {
+    let r = rules();
+    let t = &r.topo;
+    for c in t.cells() {
+        let (f, rk) = t.coord(c);
+        let image = t.cell_at(11 - f, 17 - rk).unwrap();
+        let a = r.setup.at(c).as_piece();
+        let b = r.setup.at(image).as_piece();
+        assert_eq!(a.map(|(s, k)| (s.opponent(), k)), b, "{}", t.name(c));
+    }
+}
