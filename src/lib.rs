@@ -20,6 +20,7 @@
 pub mod board;
 pub mod compile;
 pub mod dsl;
+pub mod game;
 pub mod notation;
 pub mod position;
 pub mod render;

@@ -2,10 +2,12 @@
 
 use std::process::ExitCode;
 
+mod play;
+
+use bulwark::game::Game;
 use bulwark::notation::{self, PositionError};
 use bulwark::render;
 use bulwark::variant::LoadError;
-use bulwark::vm::{Machine, Options};
 use bulwark::{Position, Ruleset};
 use clap::{Parser, Subcommand, ValueEnum};
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
@@ -40,6 +42,54 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// All legal turns of the side to move, one canonical move text a line.
+    Moves {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        /// Position text (defaults to the variant's start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// Print a JSON array of strings.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaf nodes of the legal turn tree.
+    Perft {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        /// How many turns deep.
+        #[arg(long)]
+        depth: u32,
+        /// Position text (defaults to the variant's start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// First print each root turn with its count.
+        #[arg(long)]
+        divide: bool,
+        /// Print {"depth":N,"nodes":N,"seconds":S}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play in the terminal: two humans, or a side given to the computer (random turns).
+    Play {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        /// Position text (defaults to the variant's start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// Who plays White.
+        #[arg(long, value_enum, default_value_t = Player::Human)]
+        white: Player,
+        /// Who plays Black.
+        #[arg(long, value_enum, default_value_t = Player::Human)]
+        black: Player,
+        /// Seed of the computer's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop after this many turns (not a rule of the game, B-63).
+        #[arg(long)]
+        max_turns: Option<u32>,
+    },
     /// Show the bytecode the compiler produced.
     Compile {
         /// Variant file or bundled name.
@@ -48,6 +98,12 @@ enum Command {
         #[arg(long)]
         piece: Option<String>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Player {
+    Human,
+    Computer,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -125,21 +181,14 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                     p.rulings.join(", ")
                 );
             }
-            let mut vm = Machine::new();
-            let mut opts = Options::default();
-            let mut moves = 0;
-            for c in rules.topo.cells() {
-                if matches!(pos.at(c).as_piece(), Some((s, _)) if s == pos.side) {
-                    vm.moves(&rules, pos, c, &mut opts);
-                    moves += opts.len();
-                }
-            }
+            let mut game = Game::new(&rules, pos.clone());
             println!(
-                "\npiece movement options for {}: {moves} (full turns with stones come with the turn rules)",
-                pos.side
+                "\nlegal first turns for {}: {}",
+                pos.side,
+                game.count_turns()
             );
             println!(
-                "\ntry: bulwark check | bulwark diagram --at G3 | bulwark compile --piece spy | bulwark --help"
+                "\ntry: bulwark moves | bulwark perft --depth 2 | bulwark play --black computer | bulwark diagram --at G3 | bulwark compile --piece spy | bulwark --help"
             );
             Ok(())
         }
@@ -201,6 +250,87 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 Format::Text => print!("{}", render::diagram_text(&rules, &pos, &d)),
                 Format::Json => println!("{}", render::diagram_json(&rules, &d)),
             }
+            Ok(())
+        }
+        Some(Command::Moves {
+            variant,
+            position: ptext,
+            json,
+        }) => {
+            let rules = load(variant.as_deref())?;
+            let pos = position(&rules, ptext.as_deref())?;
+            let mut game = Game::new(&rules, pos);
+            let texts: Vec<String> = match game.legal_turns() {
+                Ok(turns) => turns
+                    .iter()
+                    .map(|t| notation::turn_text(&rules, t))
+                    .collect(),
+                Err(_) => Vec::new(),
+            };
+            if json {
+                println!("{}", serde_json::to_string(&texts).unwrap_or_default());
+            } else {
+                for t in &texts {
+                    println!("{t}");
+                }
+            }
+            Ok(())
+        }
+        Some(Command::Perft {
+            variant,
+            depth,
+            position: ptext,
+            divide,
+            json,
+        }) => {
+            let rules = load(variant.as_deref())?;
+            let pos = position(&rules, ptext.as_deref())?;
+            let mut game = Game::new(&rules, pos);
+            let started = std::time::Instant::now();
+            let nodes = if divide && depth > 0 {
+                let turns = game.legal_turns().unwrap_or_default();
+                let mut total = 0;
+                for t in &turns {
+                    game.play(t);
+                    let n = game.perft(depth - 1);
+                    game.undo();
+                    if !json {
+                        println!("{} {n}", notation::turn_text(&rules, t));
+                    }
+                    total += n;
+                }
+                total
+            } else {
+                game.perft(depth)
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds})
+                );
+            } else {
+                println!("nodes {nodes}");
+            }
+            Ok(())
+        }
+        Some(Command::Play {
+            variant,
+            position: ptext,
+            white,
+            black,
+            seed,
+            max_turns,
+        }) => {
+            let rules = load(variant.as_deref())?;
+            let pos = position(&rules, ptext.as_deref())?;
+            play::run(
+                &rules,
+                pos,
+                [white == Player::Computer, black == Player::Computer],
+                seed,
+                max_turns,
+            );
             Ok(())
         }
         Some(Command::Compile { variant, piece }) => {

@@ -23,6 +23,12 @@ impl Occupant {
         Occupant(0x80 | kind)
     }
 
+    /// The packed byte (distinct for every occupant).
+    #[inline]
+    pub fn code(self) -> u8 {
+        self.0
+    }
+
     /// Whether the cell is empty.
     #[inline]
     pub fn is_empty(self) -> bool {
@@ -76,6 +82,12 @@ pub struct Position {
     /// The cell emptied by an explosion in the previous turn, closed to stones for the side to
     /// move.
     pub taboo: Option<Cell>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::empty(0, Vec::new())
+    }
 }
 
 impl Position {

@@ -45,6 +45,22 @@ pub struct VariantDef {
     /// `[placement]`.
     #[serde(default)]
     pub placement: PlacementDef,
+    /// `[end]`.
+    #[serde(default)]
+    pub end: EndDef,
+}
+
+/// `[end]`: how the game ends (RULINGS B-60 … B-62).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EndDef {
+    /// A side wins when, after its turn, one of its pieces stands in this region
+    /// (`enemy NAME`).
+    pub occupy: Option<Spanned<String>>,
+    /// `loses` (default) or `ignored`: a side left without pieces.
+    pub no_pieces: Option<Spanned<String>>,
+    /// `loses` (default) or `ignored`: a side that starts its turn without a piece move.
+    pub immobilized: Option<Spanned<String>>,
 }
 
 /// `[game]`.
@@ -99,6 +115,17 @@ pub struct StoneDef {
     /// Every piece may land on it and collects it into its supply.
     #[serde(default)]
     pub collectable: bool,
+    /// Stone kinds that this stone, placed on them, blows up: both leave the game.
+    #[serde(default)]
+    pub explodes: Vec<Spanned<String>>,
+    /// Enemy piece kinds that this stone, placed on them, captures; the stone stays.
+    #[serde(default)]
+    pub captures: Vec<Spanned<String>>,
+    /// Piece kinds that cannot capture by placing this stone.
+    #[serde(default)]
+    pub captures_not_by: Vec<Spanned<String>>,
+    /// Placing this stone in the region (`enemy NAME`) wins at once.
+    pub wins_on: Option<Spanned<String>>,
 }
 
 /// `[pieces.NAME]`.
@@ -116,6 +143,11 @@ pub struct PieceDef {
     pub moves: Spanned<String>,
     /// Placement range, in the piece DSL; the movement when absent.
     pub range: Option<Spanned<String>>,
+    /// Most stones it may place in one turn (default 1).
+    pub stones_per_turn: Option<Spanned<i64>>,
+    /// Stone kinds it may remove from its range instead of placing.
+    #[serde(default)]
+    pub removes: Vec<Spanned<String>>,
 }
 
 /// `[setup]`.
@@ -175,6 +207,14 @@ pub struct StoneKind {
     pub class: String,
     /// Collected by a piece that lands on it.
     pub collectable: bool,
+    /// Stone kinds it blows up when placed on them.
+    pub explodes: Vec<u8>,
+    /// Enemy piece kinds it captures when placed on them.
+    pub captures: Vec<u8>,
+    /// Piece kinds that cannot capture by placing it.
+    pub captures_not_by: Vec<u8>,
+    /// Placing it in this region wins.
+    pub wins_on: Option<(Whose, u16)>,
 }
 
 /// A piece kind and its compiled programs.
@@ -196,6 +236,21 @@ pub struct PieceKind {
     pub moves: Program,
     /// Compiled placement range.
     pub range: Program,
+    /// Most stones per turn.
+    pub stones_per_turn: u8,
+    /// Stone kinds it may remove.
+    pub removes: Vec<u8>,
+}
+
+/// End-of-game rules.
+#[derive(Debug, Clone, Default)]
+pub struct EndRules {
+    /// A piece in this region after its side's turn wins.
+    pub occupy: Option<(Whose, u16)>,
+    /// A side without pieces loses.
+    pub no_pieces_loses: bool,
+    /// A side that starts its turn without a piece move loses.
+    pub immobilized_loses: bool,
 }
 
 /// Whose region a placement rule means, seen from the placing side.
@@ -252,6 +307,10 @@ pub struct Ruleset {
     pub setup: Position,
     /// Placement rules.
     pub placement: Placement,
+    /// End-of-game rules.
+    pub end: EndRules,
+    /// Hash keys.
+    pub zobrist: crate::game::Zobrist,
 }
 
 impl Ruleset {
@@ -632,6 +691,8 @@ impl<'s> Loader<'s> {
                     range_text: p.range.as_ref().map(|r| r.get_ref().trim().to_string()),
                     moves: m,
                     range: r,
+                    stones_per_turn: 1,
+                    removes: Vec::new(),
                 });
             }
         }
@@ -650,6 +711,14 @@ impl<'s> Loader<'s> {
         {
             return None;
         }
+        let mut stones = stones;
+        let mut pieces = pieces;
+        self.actions(&def, &mut stones, &mut pieces, &region_ids);
+        let end = self.end(&def, &region_ids);
+        if !self.problems.is_empty() {
+            return None;
+        }
+        let zobrist = crate::game::Zobrist::new(topo.len(), stones.len());
         let mut rules = Ruleset {
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
@@ -663,6 +732,8 @@ impl<'s> Loader<'s> {
             collectable,
             setup: Position::empty(0, Vec::new()),
             placement,
+            end,
+            zobrist,
         };
         let text = def.setup.position.get_ref();
         match notation::parse_position(&rules, text) {
@@ -851,12 +922,15 @@ impl<'s> Loader<'s> {
             let mut chars = sym.chars();
             let symbol = match (chars.next(), chars.next()) {
                 (Some(c), None)
-                    if !c.is_alphanumeric() && !c.is_whitespace() && c != '/' && c != '-' =>
+                    if !c.is_alphanumeric()
+                        && !c.is_whitespace()
+                        && c != '/'
+                        && !matches!(c, '-' | '!' | '\'' | '"') =>
                 {
                     c
                 }
                 _ => {
-                    self.problem("stone_symbol", span_of(&s.symbol), format!("stone symbol `{sym}` must be one character that is not a letter, digit, `/`, `-` or space"), "not a usable symbol", "pick a punctuation mark such as ^ ~ # % @");
+                    self.problem("stone_symbol", span_of(&s.symbol), format!("stone symbol `{sym}` must be one character that is not a letter, digit, space or one of `/ - ! ' \"`"), "not a usable symbol", "pick a punctuation mark such as ^ ~ # % @");
                     '?'
                 }
             };
@@ -898,6 +972,10 @@ impl<'s> Loader<'s> {
                 supply: supply.clamp(0, 9999) as u32,
                 class: s.class.get_ref().trim().to_string(),
                 collectable: s.collectable,
+                explodes: Vec::new(),
+                captures: Vec::new(),
+                captures_not_by: Vec::new(),
+                wins_on: None,
             });
         }
         out
@@ -1143,6 +1221,109 @@ impl<'s> Loader<'s> {
                 );
                 None
             }
+        }
+    }
+
+    fn kind_list(&mut self, list: &[Spanned<String>], known: &[String], what: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        for s in list {
+            match known.iter().position(|k| k == s.get_ref()) {
+                Some(i) => out.push(i as u8),
+                None => {
+                    let code = if what == "stone" {
+                        "unknown_stone"
+                    } else {
+                        "unknown_piece"
+                    };
+                    self.problem(
+                        code,
+                        span_of(s),
+                        format!("unknown {what} kind `{}`", s.get_ref()),
+                        format!("not a {what}"),
+                        format!("known: {}", known.join(", ")),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn actions(
+        &mut self,
+        def: &VariantDef,
+        stones: &mut [StoneKind],
+        pieces: &mut [PieceKind],
+        regions: &[String],
+    ) {
+        let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
+        let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        for (k, (_, sd)) in def.stones.iter().enumerate() {
+            let explodes = self.kind_list(&sd.explodes, &stone_ids, "stone");
+            let captures = self.kind_list(&sd.captures, &piece_ids, "piece");
+            let not_by = self.kind_list(&sd.captures_not_by, &piece_ids, "piece");
+            let wins_on = sd
+                .wins_on
+                .as_ref()
+                .and_then(|w| self.region_ref(w, regions));
+            if let Some(st) = stones.get_mut(k) {
+                st.explodes = explodes;
+                st.captures = captures;
+                st.captures_not_by = not_by;
+                st.wins_on = wins_on;
+            }
+        }
+        for (p, (_, pd)) in def.pieces.iter().enumerate() {
+            let removes = self.kind_list(&pd.removes, &stone_ids, "stone");
+            let per_turn = match &pd.stones_per_turn {
+                None => 1,
+                Some(n) if (0..=2).contains(n.get_ref()) => *n.get_ref() as u8,
+                Some(n) => {
+                    self.problem(
+                        "stones_per_turn",
+                        span_of(n),
+                        format!("{} stones per turn is not supported", n.get_ref()),
+                        "not 0, 1 or 2",
+                        "a piece may place 0, 1 or 2 stones per turn",
+                    );
+                    1
+                }
+            };
+            if let Some(pk) = pieces.get_mut(p) {
+                pk.removes = removes;
+                pk.stones_per_turn = per_turn;
+            }
+        }
+    }
+
+    fn end(&mut self, def: &VariantDef, regions: &[String]) -> EndRules {
+        let mut setting = |v: &Option<Spanned<String>>, what: &str| match v
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), span_of(s)))
+        {
+            None | Some(("loses", _)) => true,
+            Some(("ignored", _)) => false,
+            Some((other, span)) => {
+                self.problem(
+                    "end",
+                    span,
+                    format!("`{other}` is not a setting of `{what}`"),
+                    "not loses or ignored",
+                    "write \"loses\" or \"ignored\"",
+                );
+                true
+            }
+        };
+        let no_pieces_loses = setting(&def.end.no_pieces, "no-pieces");
+        let immobilized_loses = setting(&def.end.immobilized, "immobilized");
+        let occupy = def
+            .end
+            .occupy
+            .as_ref()
+            .and_then(|o| self.region_ref(o, regions));
+        EndRules {
+            occupy,
+            no_pieces_loses,
+            immobilized_loses,
         }
     }
 
