@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::board::{Cell, Side};
+use crate::game::{self, PlaceEffect};
 use crate::notation::occupant_char;
 use crate::position::Position;
 use crate::variant::Ruleset;
@@ -26,11 +27,17 @@ pub enum Mark {
     Collect,
     /// A stone can be placed here without moving.
     Place,
+    /// The stone here can be blown up by a bomb placed by this piece.
+    Bomb,
+    /// The stone here can be removed by this piece.
+    Remove,
+    /// The enemy piece here can be captured by placing a stone (an arrow) on it.
+    ArrowCapture,
 }
 
 impl Mark {
     /// Every mark in table order.
-    pub const ALL: [Mark; 7] = [
+    pub const ALL: [Mark; 10] = [
         Mark::Origin,
         Mark::MoveCapture,
         Mark::Move,
@@ -38,6 +45,9 @@ impl Mark {
         Mark::Destroy,
         Mark::Collect,
         Mark::Place,
+        Mark::Bomb,
+        Mark::Remove,
+        Mark::ArrowCapture,
     ];
 
     /// The JSON name.
@@ -50,6 +60,9 @@ impl Mark {
             Mark::Destroy => "destroy",
             Mark::Collect => "collect",
             Mark::Place => "place",
+            Mark::Bomb => "bomb",
+            Mark::Remove => "remove",
+            Mark::ArrowCapture => "arrow-capture",
         }
     }
 
@@ -121,16 +134,22 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Option<Diagram> {
             marks[m.to as usize] |= Mark::Move.bit();
         }
     }
-    let taboo = if pos.side == side { pos.taboo } else { None };
+    let piece = &rules.pieces[kind as usize];
     for &c in vm.range(rules, pos, at) {
-        if !pos.at(c).is_empty() || Some(c) == taboo {
+        let occ = pos.at(c);
+        if occ.as_stone().is_some_and(|s| piece.removes.contains(&s)) {
+            marks[c as usize] |= Mark::Remove.bit();
+        }
+        if piece.stones_per_turn == 0 {
             continue;
         }
-        let placeable = rules.stones.iter().enumerate().any(|(k, _)| {
-            pos.supplies[side.index()][k] > 0 && rules.stone_allowed(side, k as u8, c)
-        });
-        if placeable {
-            marks[c as usize] |= Mark::Place.bit();
+        for k in 0..rules.stones.len() as u8 {
+            marks[c as usize] |= match game::placement(rules, pos, side, kind, k, c) {
+                Some(PlaceEffect::Stone) => Mark::Place.bit(),
+                Some(PlaceEffect::Explode) => Mark::Bomb.bit(),
+                Some(PlaceEffect::Capture) => Mark::ArrowCapture.bit(),
+                None => 0,
+            };
         }
     }
     let letter = occupant_char(rules, pos.at(at));
@@ -172,7 +191,8 @@ pub fn diagram_json(rules: &Ruleset, d: &Diagram) -> String {
 /// The legend of text diagrams.
 pub const TEXT_LEGEND: &str = "\
 (X) origin    *  move, may capture    x  move only    + stone may be placed
-<x> capture   [x] land and destroy   {x} land and collect";
+<x> capture   [x] land and destroy   {x} land and collect
+!x! a bomb blows it up   ?x? can be removed   /x/ an arrow captures it";
 
 /// The diagram as a text grid with rank and file labels and a legend.
 pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
@@ -198,6 +218,14 @@ pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
                 format!("[{ch}]")
             } else if d.has(c, Mark::Collect) {
                 format!("{{{ch}}}")
+            } else if d.has(c, Mark::ArrowCapture) {
+                format!("/{ch}/")
+            } else if d.has(c, Mark::Bomb) && d.has(c, Mark::Remove) {
+                format!("!{ch}?")
+            } else if d.has(c, Mark::Bomb) {
+                format!("!{ch}!")
+            } else if d.has(c, Mark::Remove) {
+                format!("?{ch}?")
             } else {
                 format!(" {ch} ")
             }
@@ -222,13 +250,16 @@ pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
     let count = |m: Mark| d.marks.iter().filter(|&&b| b & m.bit() != 0).count();
     let _ = writeln!(
         out,
-        "move-capture {}, move {}, capture {}, destroy {}, collect {}, place {}",
+        "move-capture {}, move {}, capture {}, destroy {}, collect {}, place {}, bomb {}, remove {}, arrow-capture {}",
         count(Mark::MoveCapture),
         count(Mark::Move),
         count(Mark::Capture),
         count(Mark::Destroy),
         count(Mark::Collect),
-        count(Mark::Place)
+        count(Mark::Place),
+        count(Mark::Bomb),
+        count(Mark::Remove),
+        count(Mark::ArrowCapture)
     );
     out.push_str(TEXT_LEGEND);
     out.push('\n');
