@@ -255,7 +255,13 @@ fn region_side(side: Side, w: Whose) -> Side {
 }
 
 /// Applies the movement part of a turn to `pos` (no side change).
-fn apply_movement(pos: &mut Position, from: Cell, to: Cell, captures: &[Cell], dest: StoneEffect) {
+pub(crate) fn apply_movement(
+    pos: &mut Position,
+    from: Cell,
+    to: Cell,
+    captures: &[Cell],
+    dest: StoneEffect,
+) {
     let side = pos.side;
     let piece = pos.cells[from as usize];
     pos.cells[from as usize] = Occupant::EMPTY;

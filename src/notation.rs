@@ -566,65 +566,83 @@ fn explain(game: &mut Game<'_>, turns: &[Turn], spec: &Spec, caps: &[Cell]) -> S
                 return format!("{} has no {} left", side, rules.stones[k].name);
             }
         }
+        // The range the stones are placed from: after the movement, if any.
+        let mut scratch = pos.clone();
+        let at = match spec.to {
+            Some((to, _)) => {
+                let dest = turns
+                    .iter()
+                    .find(|u| u.from == spec.from && u.to == Some(to) && u.captures == caps)
+                    .map_or(crate::vm::StoneEffect::None, |u| u.dest);
+                crate::game::apply_movement(&mut scratch, spec.from, to, caps, dest);
+                to
+            }
+            None => spec.from,
+        };
+        let range: Vec<Cell> = crate::vm::Machine::new()
+            .range(rules, &scratch, at)
+            .to_vec();
         for &(k, c) in &spec.place {
-            if Some(c) == pos.taboo {
+            let stone = &rules.stones[k as usize].name;
+            if !range.contains(&c) {
+                return format!(
+                    "{} is not in the {}'s range from {}",
+                    name(c),
+                    piece.name,
+                    name(at)
+                );
+            }
+            if crate::game::placement(rules, &scratch, side, kind, k, c).is_some() {
+                continue;
+            }
+            let occ = scratch.at(c);
+            if Some(c) == pos.taboo && occ.is_empty() {
                 return format!(
                     "{} was emptied by an explosion and may not receive a stone this turn",
                     name(c)
                 );
             }
-            for &(w, r) in &rules.placement.forbidden {
-                let rs = if w == crate::variant::Whose::Own {
-                    side
-                } else {
-                    side.opponent()
-                };
-                if rules.regions[r as usize].cells[rs.index()].contains(c)
-                    && pos.at(c).as_stone().is_none()
-                {
-                    let whose = if w == crate::variant::Whose::Own {
-                        "your own"
+            if occ.is_empty() || occ.as_piece().is_some_and(|(s, _)| s != side) {
+                for &(w, r) in &rules.placement.forbidden {
+                    let rs = if w == crate::variant::Whose::Own {
+                        side
                     } else {
-                        "the opponent's"
+                        side.opponent()
                     };
-                    return format!(
-                        "{} is in {whose} {}: no stone may go there",
-                        name(c),
-                        rules.regions[r as usize].id
-                    );
+                    if rules.regions[r as usize].cells[rs.index()].contains(c) {
+                        let whose = if w == crate::variant::Whose::Own {
+                            "your own"
+                        } else {
+                            "the opponent's"
+                        };
+                        return format!(
+                            "{} is in {whose} {}: no stone may go there",
+                            name(c),
+                            rules.regions[r as usize].id
+                        );
+                    }
+                }
+                if !rules.stone_allowed(side, k, c) {
+                    return format!("a {stone} may not go on {}", name(c));
                 }
             }
-            if !rules.stone_allowed(side, k, c) && pos.at(c).is_empty() {
-                return format!(
-                    "a {} may not go on {}",
-                    rules.stones[k as usize].name,
+            return match occ.as_piece() {
+                Some((s, pk)) if s != side => format!(
+                    "a {stone} placed on the {} on {} captures nothing here",
+                    rules.pieces[pk as usize].name,
                     name(c)
-                );
-            }
-            let occ = pos.at(c);
-            if !occ.is_empty()
-                && !of_piece
-                    .iter()
-                    .any(|u| matches!(&u.action, Action::Place(l) if l.contains(&(k, c))))
-            {
-                return format!(
-                    "{} is occupied and a {} placed there does nothing allowed",
-                    name(c),
-                    rules.stones[k as usize].name
-                );
-            }
+                ),
+                Some(_) => format!("{} holds your own piece", name(c)),
+                None if occ.as_stone().is_some() => {
+                    format!("a {stone} cannot blow up the stone on {}", name(c))
+                }
+                None => format!("a {stone} may not go on {}", name(c)),
+            };
         }
-        let from = spec.to.map_or(spec.from, |(t, _)| t);
-        return format!(
-            "{} is not in the {}'s range from {} (or the placement is not allowed there)",
-            spec.place
-                .iter()
-                .map(|&(_, c)| name(c))
-                .collect::<Vec<_>>()
-                .join(" and "),
-            piece.name,
-            name(from)
-        );
+        if spec.place.len() == 2 {
+            return "these two stones may not go together (at most one explosion per turn)".into();
+        }
+        return "not a legal placement".into();
     }
     if let Some(c) = spec.remove {
         if piece.removes.is_empty() {

@@ -98,3 +98,28 @@ pub fn options(p: &Position, at: &str) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Every legal turn of the side to move, as move text, sorted.
+pub fn turns(p: &Position) -> Vec<String> {
+    let r = rules();
+    let mut g = bulwark::game::Game::new(r, p.clone());
+    let mut v: Vec<String> = g
+        .legal_turns()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| bulwark::notation::turn_text(r, t))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Plays the turns given as move text, panicking on an illegal one.
+pub fn play<'r>(p: &Position, moves: &[&str]) -> bulwark::game::Game<'r> {
+    let r: &'r Ruleset = rules();
+    let mut g = bulwark::game::Game::new(r, p.clone());
+    for m in moves {
+        let t = bulwark::notation::parse_turn(&mut g, m).unwrap_or_else(|e| panic!("{e}"));
+        g.play(&t);
+    }
+    g
+}
