@@ -354,6 +354,11 @@ impl Ruleset {
         }
     }
 
+    /// The start position as position text.
+    pub fn setup_text(&self) -> String {
+        crate::notation::write_position(self, &self.setup)
+    }
+
     /// The names the compiler resolved, for listings.
     pub fn names_owned(&self) -> OwnedNames {
         OwnedNames {

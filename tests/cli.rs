@@ -191,3 +191,110 @@ fn compile_lists_every_piece() {
         "fast paths for plain leapers and riders"
     );
 }
+
+#[test]
+fn moves_lists_canonical_texts_and_json() {
+    let o = bulwark(&["moves"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 15413);
+    assert!(out.lines().any(|l| l == "F4-F5") && out.lines().any(|l| l == "J3^K3#K5"));
+    let o = bulwark(&[
+        "moves",
+        "--json",
+        "--position",
+        "1/10/10/10/10/12/12/12/12/12/12/12/12/10/10/10/10/K w ^0~0#0%0@0/^0~0#0%0@0 -",
+    ]);
+    // A lone white King's Knight and no black piece: the game is over (B-61), no turns.
+    assert_eq!(stdout(&o).trim(), "[]");
+}
+
+#[test]
+fn perft_divide_and_json() {
+    let position =
+        "1/10/10/3ng5/10/12/12/5S6/12/12/6q5/12/12/10/4NG4/10/10/1 w ^1~0#0%0@0/^0~0#0%0@1 -";
+    let o = bulwark(&["perft", "--depth", "2", "--position", position, "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(*lines.last().unwrap(), "nodes 323189");
+    let sum: u64 = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 323189);
+    assert_eq!(lines.len() - 1, 198);
+    let o = bulwark(&["perft", "--depth", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["depth"], 1);
+    assert_eq!(v["nodes"], 15413);
+    assert!(v["seconds"].is_number());
+}
+
+fn play_with(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn play_two_humans_with_undo_moves_and_quit() {
+    let o = play_with(&["play"], "F4-F5\nundo\nF4-F7\nG4-G5\nmoves\nquit\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("white to move"));
+    assert!(out.contains("not played: `F4-F7`: F4 to F7 is not a move of the Guard on F4"));
+    assert!(out.contains("black to move"));
+    assert!(out.contains("result: game abandoned"));
+}
+
+#[test]
+fn play_computer_against_computer_ends_with_a_result() {
+    // From a sparse ending, random play ends by a rule or by the move limit.
+    let position =
+        "1/10/10/3ng5/10/12/12/5S6/12/12/6q5/12/12/10/4NG4/10/10/1 w ^1~0#0%0@0/^0~0#0%0@1 -";
+    let o = play_with(
+        &[
+            "play",
+            "--position",
+            position,
+            "--white",
+            "computer",
+            "--black",
+            "computer",
+            "--max-turns",
+            "400",
+            "--seed",
+            "7",
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("(computer) plays"));
+    assert!(
+        out.lines().any(|l| l.starts_with("result: ")),
+        "{}",
+        &out[out.len().saturating_sub(500)..]
+    );
+}
+
+#[test]
+fn play_rejects_bad_moves_without_ending() {
+    let o = play_with(&["play", "--black", "computer"], "Z1-Z2\nB3!C5\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("not played: `Z1-Z2`"));
+    assert!(out.contains("cannot remove") || out.contains("not played: `B3!C5`"));
+}

@@ -1,0 +1,90 @@
+//! Property tests on random playouts from the start and from a crowded position: undo
+//! restores the position text and the hash exactly, the incremental hash equals the hash
+//! computed from scratch, every turn's text parses back to the same turn, and no two legal
+//! turns share a text or an effect.
+
+use std::collections::HashSet;
+
+use bulwark::game::Game;
+use bulwark::{Ruleset, notation};
+use proptest::prelude::*;
+
+const CROWDED: &str = include_str!("positions/crowded-midgame.txt");
+
+fn rules() -> &'static Ruleset {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    R.get_or_init(Ruleset::bollwerk178)
+}
+
+fn playout(start: &str, choices: &[usize]) {
+    let r = rules();
+    let pos = notation::parse_position(r, start.trim()).unwrap();
+    let mut g = Game::new(r, pos);
+    let mut texts_before = Vec::new();
+    let mut hashes_before = Vec::new();
+    for &choice in choices {
+        let Ok(turns) = g.legal_turns() else { break };
+        // Every turn: a unique text that parses back to it; unique effects.
+        let mut texts = HashSet::new();
+        let mut effects = HashSet::new();
+        for t in &turns {
+            let text = notation::turn_text(r, t);
+            assert!(texts.insert(text.clone()), "duplicate text {text}");
+            assert!(effects.insert(t.clone()), "duplicate effect {text}");
+        }
+        // Parsing is slow for 15000 turns; check a sample spread over the list.
+        for t in turns.iter().step_by((turns.len() / 40).max(1)) {
+            let text = notation::turn_text(r, t);
+            let back = notation::parse_turn(&mut g, &text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(&back, t, "{text}");
+        }
+        let t = &turns[choice % turns.len()];
+        texts_before.push(notation::write_position(r, &g.pos));
+        hashes_before.push(g.hash());
+        g.play(t);
+        assert_eq!(
+            g.hash(),
+            r.zobrist.hash(&g.pos),
+            "incremental hash after {}",
+            notation::turn_text(r, t)
+        );
+        let text = notation::write_position(r, &g.pos);
+        assert_eq!(
+            notation::parse_position(r, &text).as_ref(),
+            Ok(&g.pos),
+            "position text round trip"
+        );
+    }
+    while let Some(text) = texts_before.pop() {
+        assert!(g.undo());
+        assert_eq!(notation::write_position(r, &g.pos), text);
+        assert_eq!(g.hash(), hashes_before.pop().unwrap());
+    }
+    assert!(!g.undo());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn playouts_from_the_start(choices in proptest::collection::vec(any::<usize>(), 1..8)) {
+        playout(&rules().setup_text(), &choices);
+    }
+
+    #[test]
+    fn playouts_from_a_crowded_position(choices in proptest::collection::vec(any::<usize>(), 1..8)) {
+        playout(CROWDED, &choices);
+    }
+}
+
+#[test]
+fn a_long_playout_to_the_end_of_a_game() {
+    // Random turns from a sparse ending until the game ends or 300 turns pass: exercises
+    // captures, stones, collection and the end rules over many turns.
+    let start =
+        "1/10/10/3ng5/10/12/12/5S6/12/12/6q5/12/12/10/4NG4/10/10/1 w ^1~0#0%0@0/^0~0#0%0@1 -";
+    let choices: Vec<usize> = (0..300u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 17) as usize)
+        .collect();
+    playout(start, &choices);
+}
