@@ -24,6 +24,7 @@ pub mod game;
 pub mod notation;
 pub mod position;
 pub mod render;
+pub mod rulebook;
 pub mod variant;
 pub mod vm;
 

@@ -90,6 +90,18 @@ enum Command {
         #[arg(long)]
         max_turns: Option<u32>,
     },
+    /// Write the rulebook: an HTML page with every piece's definition, its empty-board
+    /// diagram and its scenario diagrams (SVG), computed from the variant file.
+    Rulebook {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        /// Folder to write index.html and the SVG files into.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// A scenario file (see tests/rulebook/); bundled variants bring their own.
+        #[arg(long)]
+        scenarios: Option<std::path::PathBuf>,
+    },
     /// Show the bytecode the compiler produced.
     Compile {
         /// Variant file or bundled name.
@@ -110,6 +122,7 @@ enum Player {
 enum Format {
     Text,
     Json,
+    Svg,
 }
 
 /// Bad input given on the command line, pointing into the argument.
@@ -249,6 +262,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             match format {
                 Format::Text => print!("{}", render::diagram_text(&rules, &pos, &d)),
                 Format::Json => println!("{}", render::diagram_json(&rules, &d)),
+                Format::Svg => print!("{}", render::diagram_svg(&rules, &pos, &d)),
             }
             Ok(())
         }
@@ -332,6 +346,42 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 max_turns,
             );
             Ok(())
+        }
+        Some(Command::Rulebook {
+            variant,
+            out,
+            scenarios,
+        }) => {
+            let name = variant.as_deref().unwrap_or("bollwerk178");
+            let rules = load(Some(name))?;
+            let list = match &scenarios {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|e| {
+                        eprintln!("error: cannot read scenario file {}: {e}", path.display());
+                        ExitCode::from(1)
+                    })?;
+                    bulwark::rulebook::parse_scenarios(&text).map_err(|e| {
+                        eprintln!("error: scenario file {}: {e}", path.display());
+                        ExitCode::from(1)
+                    })?
+                }
+                None => bulwark::rulebook::bundled_scenarios(name),
+            };
+            match bulwark::rulebook::write_rulebook(&rules, &list, &out) {
+                Ok(files) => {
+                    println!(
+                        "wrote {} files to {} (open {})",
+                        files.len(),
+                        out.display(),
+                        out.join("index.html").display()
+                    );
+                    Ok(())
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Err(ExitCode::from(1))
+                }
+            }
         }
         Some(Command::Compile { variant, piece }) => {
             let rules = load(variant.as_deref())?;

@@ -307,3 +307,270 @@ pub fn diagnostic_text(d: &dyn miette::Diagnostic) -> String {
     let _ = handler.render_report(&mut out, d);
     out
 }
+
+const CELL: i32 = 36;
+const MARGIN: i32 = 26;
+const TITLE: i32 = 26;
+
+fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant, x: i32, y: i32) {
+    let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+    if let Some((side, k)) = o.as_piece() {
+        let (fill, ink) = if side == Side::White {
+            ("#fdfdfd", "#111")
+        } else {
+            ("#222", "#fdfdfd")
+        };
+        let _ = write!(
+            out,
+            r##"<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+            cy + 5,
+            rules.pieces[k as usize].letter
+        );
+    } else if let Some(k) = o.as_stone() {
+        let st = &rules.stones[k as usize];
+        let stroke = if st.collectable {
+            r##"stroke="#d00000" stroke-width="3""##
+        } else {
+            r##"stroke="#333" stroke-width="1""##
+        };
+        if st.class.contains("block") {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="22" height="22" rx="2" fill="#6b4f3a" {stroke}/>"##,
+                cx - 11,
+                cy - 11
+            );
+        } else {
+            let _ = write!(
+                out,
+                r##"<polygon points="{cx},{} {},{cy} {cx},{} {},{cy}" fill="#b8b8b8" {stroke}/>"##,
+                cy - 12,
+                cx + 12,
+                cy + 12,
+                cx - 12
+            );
+        }
+        let ink = if st.class.contains("block") {
+            "#fff"
+        } else {
+            "#111"
+        };
+        let _ = write!(
+            out,
+            r##"<text x="{cx}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+            cy + 5,
+            escape_xml(&st.symbol.to_string())
+        );
+    }
+}
+
+fn escape_xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The diagram as a standalone SVG in the rulebook's colours: red origin, black points
+/// (move, may capture) and crosses (move only), red squares on capturable pieces, purple
+/// points (stone placement) and purple borders (a bomb blows it up), blue borders (the piece
+/// may remove it); orange and green dashed borders for destroying and collecting by landing.
+pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
+    let topo = &rules.topo;
+    let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
+    let width = 2 * MARGIN + files * CELL;
+    let board_h = ranks * CELL;
+    let legend_h = 118;
+    let height = TITLE + 2 * MARGIN + board_h + legend_h;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"##
+    );
+    let _ = write!(
+        out,
+        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
+    let piece = &rules.pieces[d.kind];
+    let _ = write!(
+        out,
+        r##"<text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{} ({}) on {}, {}</text>"##,
+        escape_xml(&piece.name),
+        d.letter,
+        topo.name(d.origin),
+        d.side
+    );
+    let top = TITLE + MARGIN;
+    let xy = |c: Cell| {
+        let (f, r) = topo.coord(c);
+        (MARGIN + f * CELL, top + (ranks - 1 - r) * CELL)
+    };
+    for f in 0..files {
+        let x = MARGIN + f * CELL + CELL / 2;
+        for y in [top - 8, top + board_h + 18] {
+            let _ = write!(
+                out,
+                r##"<text x="{x}" y="{y}" font-size="12" text-anchor="middle" fill="#444">{}</text>"##,
+                escape_xml(topo.file_label(f as usize))
+            );
+        }
+    }
+    for r in 0..ranks {
+        let y = top + (ranks - 1 - r) * CELL + CELL / 2 + 4;
+        for x in [MARGIN / 2, MARGIN + files * CELL + MARGIN / 2] {
+            let _ = write!(
+                out,
+                r##"<text x="{x}" y="{y}" font-size="12" text-anchor="middle" fill="#444">{}</text>"##,
+                r + 1
+            );
+        }
+    }
+    for c in topo.cells() {
+        let (x, y) = xy(c);
+        let fill = if d.has(c, Mark::Origin) {
+            "#e5383b"
+        } else if d.has(c, Mark::Capture) {
+            "#f28b82"
+        } else if rules.colour(c) == 0 {
+            "#c9b38f"
+        } else {
+            "#efe4cf"
+        };
+        let _ = write!(
+            out,
+            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
+        );
+        if d.has(c, Mark::Capture) {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#c1121f" stroke-width="3"/>"##,
+                x + 2,
+                y + 2,
+                CELL - 4,
+                CELL - 4
+            );
+        }
+        for (m, colour, dash) in [
+            (Mark::Bomb, "#7b2cbf", ""),
+            (
+                Mark::ArrowCapture,
+                "#7b2cbf",
+                r##" stroke-dasharray="5,3""##,
+            ),
+            (Mark::Remove, "#1d4ed8", ""),
+            (Mark::Destroy, "#e07a00", r##" stroke-dasharray="4,3""##),
+            (Mark::Collect, "#2b9348", r##" stroke-dasharray="4,3""##),
+        ] {
+            if d.has(c, m) {
+                let inset = if m == Mark::Remove && d.has(c, Mark::Bomb) {
+                    6
+                } else {
+                    2
+                };
+                let _ = write!(
+                    out,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>"##,
+                    x + inset,
+                    y + inset,
+                    CELL - 2 * inset,
+                    CELL - 2 * inset
+                );
+            }
+        }
+        let o = pos.at(c);
+        svg_occupant(rules, &mut out, o, x, y);
+        let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+        if o.is_empty() {
+            if d.has(c, Mark::MoveCapture) {
+                let _ = write!(out, r##"<circle cx="{cx}" cy="{cy}" r="6" fill="#111"/>"##);
+            } else if d.has(c, Mark::Move) {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {} L{} {} M{} {} L{} {}" stroke="#111" stroke-width="2.5"/>"##,
+                    cx - 6,
+                    cy - 6,
+                    cx + 6,
+                    cy + 6,
+                    cx + 6,
+                    cy - 6,
+                    cx - 6,
+                    cy + 6
+                );
+            }
+            if d.has(c, Mark::Place) {
+                let moved = d.has(c, Mark::MoveCapture) || d.has(c, Mark::Move);
+                let (px, py, r) = if moved {
+                    (x + CELL - 8, y + 8, 4)
+                } else {
+                    (cx, cy, 6)
+                };
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{px}" cy="{py}" r="{r}" fill="#7b2cbf"/>"##
+                );
+            }
+        } else if d.has(c, Mark::MoveCapture) && !d.has(c, Mark::Capture) && o.as_piece().is_none()
+        {
+            let _ = write!(
+                out,
+                r##"<circle cx="{}" cy="{}" r="4" fill="#111"/>"##,
+                x + CELL - 8,
+                y + 8
+            );
+        }
+    }
+    // Legend.
+    let ly = top + board_h + 34;
+    let items: [(&str, &str); 10] = [
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="#e5383b"/>"##,
+            "origin",
+        ),
+        (
+            r##"<circle cx="7" cy="-4" r="5" fill="#111"/>"##,
+            "move, may capture",
+        ),
+        (
+            r##"<path d="M2 -9 L12 1 M12 -9 L2 1" stroke="#111" stroke-width="2.5"/>"##,
+            "move only",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="#f28b82" stroke="#c1121f" stroke-width="2"/>"##,
+            "can be captured",
+        ),
+        (
+            r##"<circle cx="7" cy="-4" r="5" fill="#7b2cbf"/>"##,
+            "stone may be placed",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#7b2cbf" stroke-width="3"/>"##,
+            "a bomb blows it up",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#1d4ed8" stroke-width="3"/>"##,
+            "can be removed",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#7b2cbf" stroke-width="3" stroke-dasharray="4,2"/>"##,
+            "an arrow captures it",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#e07a00" stroke-width="3" stroke-dasharray="4,2"/>"##,
+            "land and destroy",
+        ),
+        (
+            r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#2b9348" stroke-width="3" stroke-dasharray="4,2"/>"##,
+            "land and collect",
+        ),
+    ];
+    let col_w = (width - 2 * MARGIN) / 2;
+    for (i, (icon, label)) in items.iter().enumerate() {
+        let x = MARGIN + (i as i32 % 2) * col_w;
+        let y = ly + (i as i32 / 2) * 20;
+        let _ = write!(
+            out,
+            r##"<g transform="translate({x},{y})">{icon}<text x="20" y="1" font-size="12">{label}</text></g>"##
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}

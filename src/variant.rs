@@ -543,6 +543,27 @@ pub enum LoadError {
     Invalid(VariantErrors),
 }
 
+/// Definition text without surrounding blank lines and common indentation.
+fn dedent(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
+    let end = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |i| i + 1);
+    let lines = &lines[..end];
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 // ---------------------------------------------------------------------------------------------
 // The loader.
 
@@ -692,8 +713,8 @@ impl<'s> Loader<'s> {
                     name,
                     letter,
                     rulings: p.rulings.clone(),
-                    moves_text: p.moves.get_ref().trim().to_string(),
-                    range_text: p.range.as_ref().map(|r| r.get_ref().trim().to_string()),
+                    moves_text: dedent(p.moves.get_ref()),
+                    range_text: p.range.as_ref().map(|r| dedent(r.get_ref())),
                     moves: m,
                     range: r,
                     stones_per_turn: 1,

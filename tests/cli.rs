@@ -298,3 +298,25 @@ fn play_rejects_bad_moves_without_ending() {
     assert!(out.contains("not played: `Z1-Z2`"));
     assert!(out.contains("cannot remove") || out.contains("not played: `B3!C5`"));
 }
+
+#[test]
+fn diagram_svg_is_a_standalone_svg() {
+    let o = bulwark(&["diagram", "--at", "G3", "--format", "svg"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(out.trim_end().ends_with("</svg>"));
+    assert!(out.contains("Spy (S) on G3, white"));
+}
+
+#[test]
+fn rulebook_writes_a_page_and_its_diagrams() {
+    let dir = std::env::temp_dir().join(format!("bulwark-cli-rulebook-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = bulwark(&["rulebook", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("wrote 26 files"));
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(html.contains("scenario-spy-not-the-queen.svg") && html.contains("guard-empty.svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
