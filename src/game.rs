@@ -1,5 +1,6 @@
 //! Playing: whole turns (RULINGS B-40 … B-50), generated, applied and undone with an
-//! incrementally updated hash; the end of the game (B-60 … B-62); perft.
+//! incrementally updated hash; the end of the game (B-60 … B-62); royal pieces, castling, en
+//! passant and promotion as declared by the variant file; perft.
 //!
 //! A turn is one of: move a piece; move it and then place stones from its new cell; place
 //! stones without moving; a piece that `removes` stones may remove one instead of placing.
@@ -8,8 +9,8 @@
 
 use crate::board::{Cell, Side};
 use crate::position::{Occupant, Position};
-use crate::variant::{Ruleset, Whose};
-use crate::vm::{Machine, MoveOption, Options, StoneEffect};
+use crate::variant::{PositionField, Ruleset, Verdict, Whose};
+use crate::vm::{Machine, Options, StoneEffect};
 
 /// Keys of the position hash. The hash is the wrapping sum of one key per (cell, occupant),
 /// one per stone in each supply, one for Black to move and one for the taboo cell, so that a
@@ -20,6 +21,7 @@ pub struct Zobrist {
     supply: Vec<u64>,
     black: u64,
     taboo: Vec<u64>,
+    castle: Vec<u64>,
     stones: usize,
 }
 
@@ -34,13 +36,14 @@ fn splitmix(state: &mut u64) -> u64 {
 impl Zobrist {
     /// Keys for a board of `cells` cells and `stones` stone kinds (fixed seed: hashes are
     /// the same in every run).
-    pub fn new(cells: usize, stones: usize) -> Zobrist {
+    pub fn new(cells: usize, stones: usize, castlings: usize) -> Zobrist {
         let mut s = 0x0B01_1E4B_178u64;
         Zobrist {
             cells: (0..cells * 256).map(|_| splitmix(&mut s)).collect(),
             supply: (0..2 * stones).map(|_| splitmix(&mut s)).collect(),
             black: splitmix(&mut s),
-            taboo: (0..cells).map(|_| splitmix(&mut s)).collect(),
+            taboo: (0..2 * cells).map(|_| splitmix(&mut s)).collect(),
+            castle: (0..castlings).map(|_| splitmix(&mut s)).collect(),
             stones,
         }
     }
@@ -59,6 +62,18 @@ impl Zobrist {
         t.map_or(0, |c| self.taboo[c as usize])
     }
 
+    fn ep(&self, t: Option<Cell>) -> u64 {
+        t.map_or(0, |c| self.taboo[self.taboo.len() / 2 + c as usize])
+    }
+
+    fn castling(&self, rights: u32) -> u64 {
+        self.castle
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| rights & (1 << i) != 0)
+            .fold(0u64, |a, (_, k)| a.wrapping_add(*k))
+    }
+
     /// The hash of a whole position, computed from scratch.
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = 0u64;
@@ -74,6 +89,8 @@ impl Zobrist {
             h = h.wrapping_add(self.black);
         }
         h.wrapping_add(self.taboo(pos.taboo))
+            .wrapping_add(self.ep(pos.ep))
+            .wrapping_add(self.castling(pos.castling))
     }
 }
 
@@ -101,6 +118,10 @@ pub struct Turn {
     pub dest: StoneEffect,
     /// Stones placed or removed.
     pub action: Action,
+    /// The piece kind it promotes to on arrival.
+    pub promote: Option<u8>,
+    /// The castling (index into the variant's list) this move is.
+    pub castle: Option<u8>,
 }
 
 /// Why the game ended.
@@ -114,15 +135,19 @@ pub enum Reason {
     NoPieces,
     /// The loser started its turn without a piece move (B-62).
     Immobilized,
-    /// The loser has no legal turn at all.
+    /// The side to move has no legal turn.
     NoTurn,
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move is stalemated.
+    Stalemate,
 }
 
 /// The end of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
-    /// Who won.
-    pub winner: Side,
+    /// Who won (`None`: a draw).
+    pub winner: Option<Side>,
     /// Why.
     pub reason: Reason,
 }
@@ -132,11 +157,16 @@ impl std::fmt::Display for Outcome {
         let why = match self.reason {
             Reason::Occupied => "occupied the opponent's end field",
             Reason::Bombed => "placed a bomb on the opponent's end field",
-            Reason::NoPieces => "the opponent has no pieces left",
-            Reason::Immobilized => "the opponent cannot move a piece",
-            Reason::NoTurn => "the opponent has no legal turn",
+            Reason::NoPieces => "no pieces left",
+            Reason::Immobilized => "cannot move a piece",
+            Reason::NoTurn => "no legal turn",
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
         };
-        write!(f, "{} wins: {why}", self.winner)
+        match self.winner {
+            Some(w) => write!(f, "{w} wins ({why})"),
+            None => write!(f, "draw ({why})"),
+        }
     }
 }
 
@@ -146,6 +176,10 @@ pub struct Undo {
     cells: Vec<(Cell, Occupant)>,
     supplies: [Vec<u32>; 2],
     taboo: Option<Cell>,
+    ep: Option<Cell>,
+    castling: u32,
+    halfmove: u32,
+    fullmove: u32,
     hash: u64,
 }
 
@@ -166,10 +200,12 @@ pub struct Game<'r> {
 pub struct Generator {
     vm: Machine,
     opts: Options,
+    attack: Options,
     scratch: Position,
     range: Vec<Cell>,
     singles: Vec<(u8, Cell, bool)>,
     removals: Vec<Cell>,
+    candidates: Vec<Turn>,
 }
 
 /// A borrowed view of a turn handed to generation callbacks.
@@ -177,12 +213,20 @@ pub struct Generator {
 pub struct TurnView<'a> {
     /// The acting piece's cell.
     pub from: Cell,
-    /// The movement, with its captured cells.
-    pub movement: Option<(&'a MoveOption, &'a [Cell])>,
+    /// Its destination, if it moves.
+    pub to: Option<Cell>,
+    /// Cells it captures, sorted.
+    pub captures: &'a [Cell],
+    /// What the movement does to a stone on the destination.
+    pub dest: StoneEffect,
     /// Stones placed.
     pub place: &'a [(u8, Cell)],
     /// Stone removed.
     pub remove: Option<Cell>,
+    /// Promotion.
+    pub promote: Option<u8>,
+    /// Castling.
+    pub castle: Option<u8>,
 }
 
 impl TurnView<'_> {
@@ -192,16 +236,43 @@ impl TurnView<'_> {
         place.sort_by_key(|&(k, c)| (c, k));
         Turn {
             from: self.from,
-            to: self.movement.map(|(m, _)| m.to),
-            captures: self.movement.map(|(_, c)| c.to_vec()).unwrap_or_default(),
-            dest: self.movement.map_or(StoneEffect::None, |(m, _)| m.stone),
+            to: self.to,
+            captures: self.captures.to_vec(),
+            dest: self.dest,
             action: match (self.remove, place.is_empty()) {
                 (Some(c), _) => Action::Remove(c),
                 (None, true) => Action::None,
                 (None, false) => Action::Place(place),
             },
+            promote: self.promote,
+            castle: self.castle,
         }
     }
+
+    fn of(t: &Turn) -> TurnView<'_> {
+        let (place, remove): (&[(u8, Cell)], Option<Cell>) = match &t.action {
+            Action::None => (&[], None),
+            Action::Place(l) => (l, None),
+            Action::Remove(c) => (&[], Some(*c)),
+        };
+        TurnView {
+            from: t.from,
+            to: t.to,
+            captures: &t.captures,
+            dest: t.dest,
+            place,
+            remove,
+            promote: t.promote,
+            castle: t.castle,
+        }
+    }
+}
+
+/// A movement found for a piece: destination, captures, stone effect.
+struct Step<'a> {
+    to: Cell,
+    captures: &'a [Cell],
+    dest: StoneEffect,
 }
 
 /// What placing a stone on a cell does.
@@ -274,7 +345,143 @@ pub(crate) fn apply_movement(
     pos.cells[to as usize] = piece;
 }
 
+/// Applies a whole turn to `pos`, reporting every cell change (cell, old, new).
+pub fn apply_turn(
+    rules: &Ruleset,
+    pos: &mut Position,
+    t: &Turn,
+    mut on_cell: impl FnMut(Cell, Occupant, Occupant),
+) {
+    let side = pos.side;
+    let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
+        let old = pos.cells[c as usize];
+        if old != o {
+            on_cell(c, old, o);
+            pos.cells[c as usize] = o;
+        }
+    };
+    let mut ep = None;
+    let mut reset_clock = false;
+    if let Some(to) = t.to {
+        let piece = pos.at(t.from);
+        set(pos, t.from, Occupant::EMPTY);
+        for &c in &t.captures {
+            set(pos, c, Occupant::EMPTY);
+        }
+        if let StoneEffect::Collect(k) = t.dest {
+            pos.supplies[side.index()][k as usize] += 1;
+        }
+        let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
+        set(pos, to, arriving);
+        if let Some(i) = t.castle {
+            let c = &rules.castlings[i as usize];
+            let partner = pos.at(c.rook.0);
+            if c.rook.0 != to {
+                set(pos, c.rook.0, Occupant::EMPTY);
+            }
+            set(pos, c.rook.1, partner);
+        }
+        if let Some((_, k)) = piece.as_piece() {
+            let kind = &rules.pieces[k as usize];
+            reset_clock = kind.en_passant || kind.promotion.is_some();
+            if kind.en_passant {
+                let (f0, r0) = rules.topo.coord(t.from);
+                let (f1, r1) = rules.topo.coord(to);
+                if f0 == f1 && (r1 - r0).abs() == 2 {
+                    ep = rules.topo.cell_at(f0, (r0 + r1) / 2);
+                }
+            }
+        }
+    }
+    let mut taboo = None;
+    match &t.action {
+        Action::None => {}
+        Action::Remove(c) => set(pos, *c, Occupant::EMPTY),
+        Action::Place(list) => {
+            for &(k, c) in list {
+                let n = &mut pos.supplies[side.index()][k as usize];
+                *n = n.saturating_sub(1);
+                if pos.at(c).as_stone().is_some() {
+                    set(pos, c, Occupant::EMPTY);
+                    taboo = Some(c);
+                } else {
+                    set(pos, c, Occupant::stone(k));
+                }
+            }
+        }
+    }
+    if pos.castling != 0 {
+        let touched =
+            |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
+        for (i, c) in rules.castlings.iter().enumerate() {
+            if touched(c.king.0) || touched(c.rook.0) {
+                pos.castling &= !(1 << i);
+            }
+        }
+    }
+    // Counters are kept only by variants whose position text carries them.
+    if rules.fields.contains(&PositionField::Halfmove) {
+        pos.halfmove = if reset_clock || !t.captures.is_empty() {
+            0
+        } else {
+            pos.halfmove + 1
+        };
+    }
+    if side == Side::Black && rules.fields.contains(&PositionField::Fullmove) {
+        pos.fullmove += 1;
+    }
+    pos.ep = ep;
+    pos.taboo = taboo;
+    pos.side = side.opponent();
+}
+
 impl Generator {
+    /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
+    /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
+    pub fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        let stand_in = pos
+            .at(cell)
+            .is_empty()
+            .then(|| Occupant::piece(by.opponent(), 0));
+        let mut probe = std::mem::take(&mut self.scratch);
+        let board: &Position = if let Some(o) = stand_in {
+            probe.clone_from(pos);
+            probe.cells[cell as usize] = o;
+            &probe
+        } else {
+            pos
+        };
+        let mut hit = false;
+        for c in rules.topo.cells() {
+            if matches!(board.at(c).as_piece(), Some((s, _)) if s == by) {
+                self.vm.moves(rules, board, c, &mut self.attack);
+                if self
+                    .attack
+                    .moves
+                    .iter()
+                    .any(|m| self.attack.captures(m).contains(&cell))
+                {
+                    hit = true;
+                    break;
+                }
+            }
+        }
+        self.scratch = probe;
+        hit
+    }
+
+    /// Whether no royal piece of `side` is attacked in `pos`.
+    pub fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        let royals: Vec<Cell> = rules
+            .topo
+            .cells()
+            .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal))
+            .collect();
+        royals
+            .into_iter()
+            .all(|c| !self.attacked(rules, pos, c, side.opponent()))
+    }
+
     /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
     /// the number of turns, or the outcome when the side to move has no turn.
     pub fn turns(
@@ -287,11 +494,40 @@ impl Generator {
             return Err(o);
         }
         let side = pos.side;
-        let mut count = 0usize;
-        let mut any_move = false;
+        if rules.has_royals {
+            let mut cands = std::mem::take(&mut self.candidates);
+            cands.clear();
+            self.pseudo(rules, pos, &mut |t| cands.push(t.to_turn()));
+            let mut n = 0;
+            let mut after = pos.clone();
+            for t in &cands {
+                after.clone_from(pos);
+                apply_turn(rules, &mut after, t, |_, _, _| {});
+                if self.royals_safe(rules, &after, side) {
+                    f(&TurnView::of(t));
+                    n += 1;
+                }
+            }
+            self.candidates = cands;
+            if n == 0 {
+                let in_check = !self.royals_safe(rules, pos, side);
+                let (verdict, reason) = if in_check {
+                    (rules.end.checkmate, Reason::Checkmate)
+                } else {
+                    (rules.end.stalemate, Reason::Stalemate)
+                };
+                let winner = match verdict.unwrap_or(Verdict::Loses) {
+                    Verdict::Loses => Some(side.opponent()),
+                    Verdict::Wins => Some(side),
+                    Verdict::Draw => None,
+                };
+                return Err(Outcome { winner, reason });
+            }
+            return Ok(n);
+        }
         // Immobility (B-62) is decided before any turn is reported.
         if rules.end.immobilized_loses {
-            any_move = rules.topo.cells().any(|c| {
+            let any_move = rules.topo.cells().any(|c| {
                 matches!(pos.at(c).as_piece(), Some((s, _)) if s == side) && {
                     self.vm.moves(rules, pos, c, &mut self.opts);
                     !self.opts.is_empty()
@@ -299,48 +535,15 @@ impl Generator {
             });
             if !any_move {
                 return Err(Outcome {
-                    winner: side.opponent(),
+                    winner: Some(side.opponent()),
                     reason: Reason::Immobilized,
                 });
             }
         }
-        for c in rules.topo.cells() {
-            let Some((s, kind)) = pos.at(c).as_piece() else {
-                continue;
-            };
-            if s != side {
-                continue;
-            }
-            self.vm.moves(rules, pos, c, &mut self.opts);
-            any_move |= !self.opts.is_empty();
-            // Place without moving.
-            self.range.clear();
-            self.range.extend_from_slice(self.vm.range(rules, pos, c));
-            count += self.actions(rules, pos, c, kind, None, &mut f);
-            let opts = std::mem::take(&mut self.opts);
-            for m in &opts.moves {
-                let caps = opts.captures(m);
-                f(&TurnView {
-                    from: c,
-                    movement: Some((m, caps)),
-                    place: &[],
-                    remove: None,
-                });
-                count += 1;
-                let mut scratch = std::mem::take(&mut self.scratch);
-                scratch.clone_from(pos);
-                apply_movement(&mut scratch, c, m.to, caps, m.stone);
-                self.range.clear();
-                self.range
-                    .extend_from_slice(self.vm.range(rules, &scratch, m.to));
-                count += self.actions(rules, &scratch, m.to, kind, Some((m, caps, c)), &mut f);
-                self.scratch = scratch;
-            }
-            self.opts = opts;
-        }
+        let (count, any_move) = self.pseudo(rules, pos, &mut f);
         if count == 0 {
             return Err(Outcome {
-                winner: side.opponent(),
+                winner: Some(side.opponent()),
                 reason: if any_move {
                     Reason::NoTurn
                 } else {
@@ -351,6 +554,160 @@ impl Generator {
         Ok(count)
     }
 
+    /// Every turn by the rules of movement and stones, without the royal-safety filter.
+    /// Returns the count and whether any piece had a movement option.
+    fn pseudo(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> (usize, bool) {
+        let side = pos.side;
+        let mut count = 0usize;
+        let mut any_move = false;
+        for c in rules.topo.cells() {
+            let Some((s, kind)) = pos.at(c).as_piece() else {
+                continue;
+            };
+            if s != side {
+                continue;
+            }
+            let piece = &rules.pieces[kind as usize];
+            self.vm.moves(rules, pos, c, &mut self.opts);
+            any_move |= !self.opts.is_empty();
+            // Place without moving.
+            if piece.stones_per_turn > 0 || !piece.removes.is_empty() {
+                self.range.clear();
+                self.range.extend_from_slice(self.vm.range(rules, pos, c));
+                count += self.actions(rules, pos, c, kind, None, f);
+            }
+            let opts = std::mem::take(&mut self.opts);
+            for m in &opts.moves {
+                let step = Step {
+                    to: m.to,
+                    captures: opts.captures(m),
+                    dest: m.stone,
+                };
+                count += self.after_move(rules, pos, c, kind, &step, f);
+            }
+            self.opts = opts;
+            // En passant: the piece's captures may land on the en-passant cell, taking the
+            // piece that passed over it.
+            if piece.en_passant {
+                if let Some(target) = pos.ep {
+                    let (tf, tr) = rules.topo.coord(target);
+                    let back = if side == Side::White { -1 } else { 1 };
+                    if let Some(victim) = rules.topo.cell_at(tf, tr + back) {
+                        if pos.at(target).is_empty()
+                            && matches!(pos.at(victim).as_piece(), Some((vs, _)) if vs != side)
+                        {
+                            let mut probe = pos.clone();
+                            probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
+                            self.vm.moves(rules, &probe, c, &mut self.attack);
+                            let hits = self
+                                .attack
+                                .moves
+                                .iter()
+                                .any(|m| m.to == target && self.attack.captures(m) == [target]);
+                            if hits {
+                                any_move = true;
+                                let step = Step {
+                                    to: target,
+                                    captures: &[victim],
+                                    dest: StoneEffect::None,
+                                };
+                                count += self.after_move(rules, pos, c, kind, &step, f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Castling.
+        for (i, cst) in rules.castlings.iter().enumerate() {
+            if cst.side != side || pos.castling & (1 << i) == 0 {
+                continue;
+            }
+            let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal);
+            let rook_ok = matches!(pos.at(cst.rook.0).as_piece(), Some((s, _)) if s == side);
+            if !king_ok || !rook_ok || !cst.empty.iter().all(|&e| pos.at(e).is_empty()) {
+                continue;
+            }
+            if cst
+                .safe
+                .iter()
+                .any(|&s| self.attacked(rules, pos, s, side.opponent()))
+            {
+                continue;
+            }
+            f(&TurnView {
+                from: cst.king.0,
+                to: Some(cst.king.1),
+                captures: &[],
+                dest: StoneEffect::None,
+                place: &[],
+                remove: None,
+                promote: None,
+                castle: Some(i as u8),
+            });
+            count += 1;
+        }
+        (count, any_move)
+    }
+
+    /// The turns that make one movement: with each promotion choice, then with each stone
+    /// action from the new cell.
+    fn after_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        kind: u8,
+        step: &Step<'_>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let piece = &rules.pieces[kind as usize];
+        let promotions: Vec<Option<u8>> = match &piece.promotion {
+            Some((r, to)) if rules.regions[*r as usize].cells[side.index()].contains(step.to) => {
+                to.iter().map(|&k| Some(k)).collect()
+            }
+            _ => vec![None],
+        };
+        let mut count = 0;
+        for promote in promotions {
+            let view = TurnView {
+                from,
+                to: Some(step.to),
+                captures: step.captures,
+                dest: step.dest,
+                place: &[],
+                remove: None,
+                promote,
+                castle: None,
+            };
+            f(&view);
+            count += 1;
+            let now = promote.unwrap_or(kind);
+            let arrived = &rules.pieces[now as usize];
+            if arrived.stones_per_turn == 0 && arrived.removes.is_empty() {
+                continue;
+            }
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clone_from(pos);
+            apply_movement(&mut scratch, from, step.to, step.captures, step.dest);
+            if let Some(p) = promote {
+                scratch.cells[step.to as usize] = Occupant::piece(side, p);
+            }
+            self.range.clear();
+            self.range
+                .extend_from_slice(self.vm.range(rules, &scratch, step.to));
+            count += self.actions(rules, &scratch, step.to, now, Some((&view, from)), f);
+            self.scratch = scratch;
+        }
+        count
+    }
+
     /// Stone actions of the piece (kind `kind`) standing on `at` in `pos`, over `self.range`.
     fn actions(
         &mut self,
@@ -358,13 +715,24 @@ impl Generator {
         pos: &Position,
         at: Cell,
         kind: u8,
-        movement: Option<(&MoveOption, &[Cell], Cell)>,
+        movement: Option<(&TurnView<'_>, Cell)>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let side = pos.side;
         let piece = &rules.pieces[kind as usize];
-        let from = movement.map_or(at, |(_, _, from)| from);
-        let mv = movement.map(|(m, caps, _)| (m, caps));
+        let base = match movement {
+            Some((v, _)) => *v,
+            None => TurnView {
+                from: at,
+                to: None,
+                captures: &[],
+                dest: StoneEffect::None,
+                place: &[],
+                remove: None,
+                promote: None,
+                castle: None,
+            },
+        };
         self.singles.clear();
         self.removals.clear();
         if piece.stones_per_turn > 0 {
@@ -390,10 +758,8 @@ impl Generator {
         let mut n = 0;
         for &(k, c, _) in &self.singles {
             f(&TurnView {
-                from,
-                movement: mv,
                 place: &[(k, c)],
-                remove: None,
+                ..base
             });
             n += 1;
         }
@@ -411,10 +777,8 @@ impl Generator {
                         continue;
                     }
                     f(&TurnView {
-                        from,
-                        movement: mv,
                         place: &[(a.0, a.1), (b.0, b.1)],
-                        remove: None,
+                        ..base
                     });
                     n += 1;
                 }
@@ -422,10 +786,8 @@ impl Generator {
         }
         for &c in &self.removals {
             f(&TurnView {
-                from,
-                movement: mv,
-                place: &[],
                 remove: Some(c),
+                ..base
             });
             n += 1;
         }
@@ -444,18 +806,20 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
                 .any(|c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
             {
                 return Some(Outcome {
-                    winner: side,
+                    winner: Some(side),
                     reason: Reason::Occupied,
                 });
             }
         }
         for (kind, st) in rules.stones.iter().enumerate() {
             if let Some((w, r)) = st.wins_on {
-                let kind = kind as u8;
                 let region = &rules.regions[r as usize].cells[region_side(side, w).index()];
-                if region.iter().any(|c| pos.at(c).as_stone() == Some(kind)) {
+                if region
+                    .iter()
+                    .any(|c| pos.at(c).as_stone() == Some(kind as u8))
+                {
                     return Some(Outcome {
-                        winner: side,
+                        winner: Some(side),
                         reason: Reason::Bombed,
                     });
                 }
@@ -470,7 +834,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
                 .any(|o| matches!(o.as_piece(), Some((s, _)) if s == side))
             {
                 return Some(Outcome {
-                    winner: side.opponent(),
+                    winner: Some(side.opponent()),
                     reason: Reason::NoPieces,
                 });
             }
@@ -527,76 +891,65 @@ impl<'r> Game<'r> {
         self.generator.turns(self.rules, &self.pos, |_| {}).err()
     }
 
-    fn set(&mut self, undo: &mut Undo, c: Cell, o: Occupant) {
-        let old = self.pos.cells[c as usize];
-        if old == o {
-            return;
-        }
-        undo.cells.push((c, old));
-        let z = &self.rules.zobrist;
-        self.hash = self
-            .hash
-            .wrapping_sub(z.cell(c, old))
-            .wrapping_add(z.cell(c, o));
-        self.pos.cells[c as usize] = o;
-    }
-
-    fn add_supply(&mut self, side: Side, kind: usize, delta: i64) {
-        let n = &mut self.pos.supplies[side.index()][kind];
-        *n = (*n as i64 + delta).max(0) as u32;
-        let key = self.rules.zobrist.supply(side, kind);
-        self.hash = self.hash.wrapping_add(key.wrapping_mul(delta as u64));
+    /// Whether the side to move has a royal piece under attack.
+    pub fn in_check(&mut self) -> bool {
+        self.rules.has_royals
+            && !self
+                .generator
+                .royals_safe(self.rules, &self.pos, self.pos.side)
     }
 
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::notation::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
-        let side = self.pos.side;
-        let mut undo = Undo {
+        let z = &self.rules.zobrist;
+        let before = Undo {
             cells: Vec::new(),
             supplies: self.pos.supplies.clone(),
             taboo: self.pos.taboo,
+            ep: self.pos.ep,
+            castling: self.pos.castling,
+            halfmove: self.pos.halfmove,
+            fullmove: self.pos.fullmove,
             hash: self.hash,
         };
-        if let Some(to) = t.to {
-            let piece = self.pos.at(t.from);
-            self.set(&mut undo, t.from, Occupant::EMPTY);
-            for &c in &t.captures {
-                self.set(&mut undo, c, Occupant::EMPTY);
-            }
-            if let StoneEffect::Collect(k) = t.dest {
-                self.add_supply(side, k as usize, 1);
-            }
-            self.set(&mut undo, to, piece);
-        }
-        let mut taboo = None;
-        match &t.action {
-            Action::None => {}
-            Action::Remove(c) => self.set(&mut undo, *c, Occupant::EMPTY),
-            Action::Place(list) => {
-                for &(k, c) in list {
-                    self.add_supply(side, k as usize, -1);
-                    if self.pos.at(c).as_stone().is_some() {
-                        self.set(&mut undo, c, Occupant::EMPTY);
-                        taboo = Some(c);
-                    } else {
-                        self.set(&mut undo, c, Occupant::stone(k));
-                    }
+        let mut undo = before.clone();
+        let mut hash = self.hash;
+        apply_turn(self.rules, &mut self.pos, t, |c, old, new| {
+            undo.cells.push((c, old));
+            hash = hash
+                .wrapping_sub(z.cell(c, old))
+                .wrapping_add(z.cell(c, new));
+        });
+        for side in Side::BOTH {
+            for (k, (&a, &b)) in before.supplies[side.index()]
+                .iter()
+                .zip(&self.pos.supplies[side.index()])
+                .enumerate()
+            {
+                if a != b {
+                    hash = hash.wrapping_add(
+                        z.supply(side, k)
+                            .wrapping_mul((b as u64).wrapping_sub(a as u64)),
+                    );
                 }
             }
         }
-        let z = &self.rules.zobrist;
-        self.hash = self
-            .hash
-            .wrapping_sub(z.taboo(self.pos.taboo))
-            .wrapping_add(z.taboo(taboo));
-        self.pos.taboo = taboo;
-        self.pos.side = side.opponent();
-        self.hash = if self.pos.side == Side::Black {
-            self.hash.wrapping_add(z.black)
+        hash = hash
+            .wrapping_sub(z.taboo(before.taboo))
+            .wrapping_add(z.taboo(self.pos.taboo));
+        hash = hash
+            .wrapping_sub(z.ep(before.ep))
+            .wrapping_add(z.ep(self.pos.ep));
+        hash = hash
+            .wrapping_sub(z.castling(before.castling))
+            .wrapping_add(z.castling(self.pos.castling));
+        hash = if self.pos.side == Side::Black {
+            hash.wrapping_add(z.black)
         } else {
-            self.hash.wrapping_sub(z.black)
+            hash.wrapping_sub(z.black)
         };
+        self.hash = hash;
         self.history.push((t.clone(), undo));
     }
 
@@ -610,6 +963,10 @@ impl<'r> Game<'r> {
         }
         self.pos.supplies = u.supplies;
         self.pos.taboo = u.taboo;
+        self.pos.ep = u.ep;
+        self.pos.castling = u.castling;
+        self.pos.halfmove = u.halfmove;
+        self.pos.fullmove = u.fullmove;
         self.pos.side = self.pos.side.opponent();
         self.hash = u.hash;
         true

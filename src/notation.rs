@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::board::{Cell, Side};
 use crate::position::{Occupant, Position};
-use crate::variant::Ruleset;
+use crate::variant::{PositionField, Ruleset};
 
 /// Which field of position text a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +17,12 @@ pub enum Field {
     Supplies,
     /// The taboo cell.
     Taboo,
+    /// The castling rights.
+    Castling,
+    /// The en-passant cell.
+    EnPassant,
+    /// A move counter.
+    Counter,
     /// Anything after the last field.
     Extra,
 }
@@ -28,6 +34,9 @@ impl fmt::Display for Field {
             Field::Side => "side field",
             Field::Supplies => "supplies field",
             Field::Taboo => "taboo field",
+            Field::Castling => "castling field",
+            Field::EnPassant => "en-passant field",
+            Field::Counter => "move counter field",
             Field::Extra => "position text",
         })
     }
@@ -182,27 +191,81 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
             );
         }
     }
-    if let Some(&(a, s)) = fields.get(2)
-        && s != "-"
-    {
-        pos.supplies = parse_supplies(rules, s, a)?;
-    }
-    if let Some(&(a, s)) = fields.get(3)
-        && s != "-"
-    {
-        match topo.parse_cell(s) {
-            Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
-            Ok(_) => {
-                return fail(
-                    Field::Taboo,
-                    (a, a + s.len()),
-                    format!("the taboo cell {s} is not empty"),
-                );
+    let names = if rules.fields.is_empty() {
+        Vec::new()
+    } else {
+        rules.fields.clone()
+    };
+    for (n, field) in names.iter().enumerate() {
+        let Some(&(a, s)) = fields.get(2 + n) else {
+            break;
+        };
+        let span = (a, a + s.len());
+        match field {
+            PositionField::Supplies => {
+                if s != "-" {
+                    pos.supplies = parse_supplies(rules, s, a)?;
+                }
             }
-            Err(e) => return fail(Field::Taboo, (a, a + s.len()), e.to_string()),
+            PositionField::Taboo => {
+                if s != "-" {
+                    match topo.parse_cell(s) {
+                        Ok(c) if pos.at(c).is_empty() => pos.taboo = Some(c),
+                        Ok(_) => {
+                            return fail(
+                                Field::Taboo,
+                                span,
+                                format!("the taboo cell {s} is not empty"),
+                            );
+                        }
+                        Err(e) => return fail(Field::Taboo, span, e.to_string()),
+                    }
+                }
+            }
+            PositionField::Castling => {
+                if s != "-" {
+                    for ch in s.chars() {
+                        match rules.castlings.iter().position(|c| c.letter == ch) {
+                            Some(i) => pos.castling |= 1 << i,
+                            None => {
+                                let known: String =
+                                    rules.castlings.iter().map(|c| c.letter).collect();
+                                return fail(
+                                    Field::Castling,
+                                    span,
+                                    format!(
+                                        "`{ch}` is not a castling right of {} (known: {known})",
+                                        rules.name
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            PositionField::EnPassant => {
+                if s != "-" {
+                    match topo.parse_cell(s) {
+                        Ok(c) => pos.ep = Some(c),
+                        Err(e) => return fail(Field::EnPassant, span, e.to_string()),
+                    }
+                }
+            }
+            PositionField::Halfmove | PositionField::Fullmove => {
+                let v: u32 = s.parse().map_err(|_| PositionError {
+                    field: Field::Counter,
+                    message: format!("`{s}` is not a number"),
+                    range: Some(span),
+                })?;
+                if *field == PositionField::Halfmove {
+                    pos.halfmove = v;
+                } else {
+                    pos.fullmove = v.max(1);
+                }
+            }
         }
     }
-    if let Some(&(a, s)) = fields.get(4) {
+    if let Some(&(a, s)) = fields.get(2 + names.len()) {
         return fail(
             Field::Extra,
             (a, a + s.len()),
@@ -292,22 +355,46 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
     }
     out.push(' ');
     out.push(if pos.side == Side::White { 'w' } else { 'b' });
-    let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
-    let default = pos.supplies[0] == full && pos.supplies[1] == full;
-    if !rules.stones.is_empty() && (!default || pos.taboo.is_some()) {
-        out.push(' ');
-        for (i, side) in pos.supplies.iter().enumerate() {
-            if i == 1 {
-                out.push('/');
-            }
-            for (k, n) in side.iter().enumerate() {
-                out.push(rules.stones[k].symbol);
-                out.push_str(&n.to_string());
-            }
+    if rules.fields.contains(&PositionField::Supplies) {
+        // Supplies and taboo only when they differ from the defaults (SPEC's start position).
+        let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
+        let default = pos.supplies[0] == full && pos.supplies[1] == full;
+        if default && pos.taboo.is_none() {
+            return out;
         }
-        if let Some(t) = pos.taboo {
-            out.push(' ');
-            out.push_str(&topo.name(t));
+    }
+    for field in &rules.fields {
+        out.push(' ');
+        match field {
+            PositionField::Supplies => {
+                for (i, side) in pos.supplies.iter().enumerate() {
+                    if i == 1 {
+                        out.push('/');
+                    }
+                    for (k, n) in side.iter().enumerate() {
+                        out.push(rules.stones[k].symbol);
+                        out.push_str(&n.to_string());
+                    }
+                }
+            }
+            PositionField::Taboo => {
+                out.push_str(&pos.taboo.map_or("-".to_string(), |t| topo.name(t)))
+            }
+            PositionField::Castling => {
+                let rights: String = rules
+                    .castlings
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| pos.castling & (1 << i) != 0)
+                    .map(|(_, c)| c.letter)
+                    .collect();
+                out.push_str(if rights.is_empty() { "-" } else { &rights });
+            }
+            PositionField::EnPassant => {
+                out.push_str(&pos.ep.map_or("-".to_string(), |t| topo.name(t)))
+            }
+            PositionField::Halfmove => out.push_str(&pos.halfmove.to_string()),
+            PositionField::Fullmove => out.push_str(&pos.fullmove.to_string()),
         }
     }
     out
@@ -349,6 +436,10 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
             s.push('x');
             s.push_str(&name(c));
         }
+        if let Some(k) = t.promote {
+            s.push('=');
+            s.push(rules.pieces[k as usize].letter);
+        }
     }
     match &t.action {
         Action::None => {}
@@ -384,6 +475,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 struct Spec {
+    promote: Option<u8>,
     from: Cell,
     to: Option<(Cell, bool)>,
     caps: Vec<Cell>,
@@ -411,6 +503,7 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
     let mut i = 0;
     let from = read_cell(rules, text, &mut i)?;
     let mut spec = Spec {
+        promote: None,
         from,
         to: None,
         caps: Vec::new(),
@@ -425,6 +518,18 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
         while i < b.len() && (b[i] == b'x' || b[i] == b'X') {
             i += 1;
             spec.caps.push(read_cell(rules, text, &mut i)?);
+        }
+        if i < b.len() && b[i] == b'=' {
+            let ch = text[i + 1..].chars().next().unwrap_or(' ');
+            let Some(k) = rules
+                .pieces
+                .iter()
+                .position(|p| p.letter.eq_ignore_ascii_case(&ch))
+            else {
+                return Err(format!("`={ch}`: not a piece letter of {}", rules.name));
+            };
+            spec.promote = Some(k as u8);
+            i += 1 + ch.len_utf8();
         }
     }
     while i < b.len() {
@@ -480,6 +585,7 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
             && u.to == spec.to.map(|(c, _)| c)
             && u.captures == caps
             && u.action == action
+            && u.promote == spec.promote
     };
     if let Some(u) = turns.iter().find(|u| wanted(u)) {
         return Ok(u.clone());

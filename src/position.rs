@@ -82,6 +82,14 @@ pub struct Position {
     /// The cell emptied by an explosion in the previous turn, closed to stones for the side to
     /// move.
     pub taboo: Option<Cell>,
+    /// Castling rights, one bit per declared castling.
+    pub castling: u32,
+    /// The cell a two-step pawn passed over in the previous turn.
+    pub ep: Option<Cell>,
+    /// Turns since the last capture or pawn move.
+    pub halfmove: u32,
+    /// The move number (starts at 1, grows after Black's turn).
+    pub fullmove: u32,
 }
 
 impl Default for Position {
@@ -98,6 +106,10 @@ impl Position {
             side: Side::White,
             supplies: [supplies.clone(), supplies],
             taboo: None,
+            castling: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
         }
     }
 

@@ -48,6 +48,12 @@ pub struct VariantDef {
     /// `[end]`.
     #[serde(default)]
     pub end: EndDef,
+    /// `[notation]`.
+    #[serde(default)]
+    pub notation: NotationDef,
+    /// `[[castling]]`.
+    #[serde(default)]
+    pub castling: Vec<CastlingDef>,
 }
 
 /// `[end]`: how the game ends (RULINGS B-60 … B-62).
@@ -61,6 +67,41 @@ pub struct EndDef {
     pub no_pieces: Option<Spanned<String>>,
     /// `loses` (default) or `ignored`: a side that starts its turn without a piece move.
     pub immobilized: Option<Spanned<String>>,
+    /// With royal pieces: `loses` (default) for the side checkmated.
+    pub checkmate: Option<Spanned<String>>,
+    /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
+    pub stalemate: Option<Spanned<String>>,
+}
+
+/// `[notation]`: the position text's fields after BOARD SIDE.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NotationDef {
+    /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`,
+    /// `fullmove`.
+    pub fields: Option<Spanned<Vec<String>>>,
+}
+
+/// `[[castling]]`: one castling move, declared cell by cell.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CastlingDef {
+    /// `white` or `black`.
+    pub side: Spanned<String>,
+    /// Its letter in the castling field of position text (upper case for White).
+    pub letter: Spanned<String>,
+    /// The royal piece's cell.
+    pub king: Spanned<String>,
+    /// Destination of the royal piece.
+    pub king_to: Spanned<String>,
+    /// The partner's cell.
+    pub rook: Spanned<String>,
+    /// Destination of the partner.
+    pub rook_to: Spanned<String>,
+    /// Cells that must be empty.
+    pub empty: Spanned<String>,
+    /// Cells that must not be attacked.
+    pub safe: Spanned<String>,
 }
 
 /// `[game]`.
@@ -148,6 +189,17 @@ pub struct PieceDef {
     /// Stone kinds it may remove from its range instead of placing.
     #[serde(default)]
     pub removes: Vec<Spanned<String>>,
+    /// No turn may leave a royal piece of the mover attacked.
+    #[serde(default)]
+    pub royal: bool,
+    /// A two-cell straight move leaves an en-passant cell behind; its captures may take there.
+    #[serde(default)]
+    pub en_passant: bool,
+    /// The own region where it must promote.
+    pub promotes_in: Option<Spanned<String>>,
+    /// Piece kinds it may promote to.
+    #[serde(default)]
+    pub promotes_to: Vec<Spanned<String>>,
 }
 
 /// `[setup]`.
@@ -240,6 +292,57 @@ pub struct PieceKind {
     pub stones_per_turn: u8,
     /// Stone kinds it may remove.
     pub removes: Vec<u8>,
+    /// Royal: never left attacked.
+    pub royal: bool,
+    /// Takes part in en passant.
+    pub en_passant: bool,
+    /// Own region of promotion, and the kinds it may become.
+    pub promotion: Option<(u16, Vec<u8>)>,
+}
+
+/// A position-text field after BOARD SIDE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PositionField {
+    /// Stone supplies of both sides.
+    Supplies,
+    /// The taboo cell.
+    Taboo,
+    /// Castling rights.
+    Castling,
+    /// The en-passant cell.
+    EnPassant,
+    /// Turns since the last capture or pawn move.
+    Halfmove,
+    /// The move number.
+    Fullmove,
+}
+
+/// One castling move.
+#[derive(Debug, Clone)]
+pub struct Castling {
+    /// Whose.
+    pub side: Side,
+    /// Its letter in position text.
+    pub letter: char,
+    /// Royal piece from, to.
+    pub king: (Cell, Cell),
+    /// Partner from, to.
+    pub rook: (Cell, Cell),
+    /// Must be empty.
+    pub empty: Vec<Cell>,
+    /// Must not be attacked.
+    pub safe: Vec<Cell>,
+}
+
+/// What ending without a legal turn means for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It loses.
+    Loses,
+    /// It wins.
+    Wins,
+    /// Nobody wins.
+    Draw,
 }
 
 /// End-of-game rules.
@@ -251,6 +354,10 @@ pub struct EndRules {
     pub no_pieces_loses: bool,
     /// A side that starts its turn without a piece move loses.
     pub immobilized_loses: bool,
+    /// Checkmate, for the side checkmated.
+    pub checkmate: Option<Verdict>,
+    /// Stalemate, for the side stalemated.
+    pub stalemate: Option<Verdict>,
 }
 
 /// Whose region a placement rule means, seen from the placing side.
@@ -311,6 +418,12 @@ pub struct Ruleset {
     pub end: EndRules,
     /// Hash keys.
     pub zobrist: crate::game::Zobrist,
+    /// Position-text fields after BOARD SIDE.
+    pub fields: Vec<PositionField>,
+    /// Castling moves.
+    pub castlings: Vec<Castling>,
+    /// Whether any piece kind is royal.
+    pub has_royals: bool,
 }
 
 impl Ruleset {
@@ -719,6 +832,9 @@ impl<'s> Loader<'s> {
                     range: r,
                     stones_per_turn: 1,
                     removes: Vec::new(),
+                    royal: p.royal,
+                    en_passant: p.en_passant,
+                    promotion: None,
                 });
             }
         }
@@ -741,10 +857,14 @@ impl<'s> Loader<'s> {
         let mut pieces = pieces;
         self.actions(&def, &mut stones, &mut pieces, &region_ids);
         let end = self.end(&def, &region_ids);
+        self.promotions(&def, &mut pieces, &region_ids);
+        let fields = self.fields(&def, !stones.is_empty());
+        let castlings = self.castlings(&def, &topo);
         if !self.problems.is_empty() {
             return None;
         }
-        let zobrist = crate::game::Zobrist::new(topo.len(), stones.len());
+        let has_royals = pieces.iter().any(|p| p.royal);
+        let zobrist = crate::game::Zobrist::new(topo.len(), stones.len(), castlings.len());
         let mut rules = Ruleset {
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
@@ -760,6 +880,9 @@ impl<'s> Loader<'s> {
             placement,
             end,
             zobrist,
+            fields,
+            castlings,
+            has_royals,
         };
         let text = def.setup.position.get_ref();
         match notation::parse_position(&rules, text) {
@@ -1346,11 +1469,152 @@ impl<'s> Loader<'s> {
             .occupy
             .as_ref()
             .and_then(|o| self.region_ref(o, regions));
+        let mut verdict = |v: &Option<Spanned<String>>, default: Verdict| match v
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), span_of(s)))
+        {
+            None => Some(default),
+            Some(("loses", _)) => Some(Verdict::Loses),
+            Some(("wins", _)) => Some(Verdict::Wins),
+            Some(("draw", _)) => Some(Verdict::Draw),
+            Some((other, span)) => {
+                self.problem(
+                    "end",
+                    span,
+                    format!("`{other}` is not a verdict"),
+                    "not loses, wins or draw",
+                    "write \"loses\", \"wins\" or \"draw\"",
+                );
+                None
+            }
+        };
+        let checkmate = verdict(&def.end.checkmate, Verdict::Loses);
+        let stalemate = verdict(&def.end.stalemate, Verdict::Draw);
         EndRules {
             occupy,
             no_pieces_loses,
             immobilized_loses,
+            checkmate,
+            stalemate,
         }
+    }
+
+    fn promotions(&mut self, def: &VariantDef, pieces: &mut [PieceKind], regions: &[String]) {
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        for (p, (_, pd)) in def.pieces.iter().enumerate() {
+            let Some(r) = &pd.promotes_in else {
+                if let Some(first) = pd.promotes_to.first() {
+                    self.problem("promotion", span_of(first), "`promotes-to` needs `promotes-in`", "no promotion region", "name the own region where the piece promotes, e.g. promotes-in = \"last-rank\"");
+                }
+                continue;
+            };
+            let region = match regions.iter().position(|x| x == r.get_ref()) {
+                Some(i) => i as u16,
+                None => {
+                    self.problem(
+                        "unknown_region",
+                        span_of(r),
+                        format!("unknown region `{}`", r.get_ref()),
+                        "not a region",
+                        format!("known: {}", regions.join(", ")),
+                    );
+                    continue;
+                }
+            };
+            let to = self.kind_list(&pd.promotes_to, &ids, "piece");
+            if to.is_empty() {
+                self.problem(
+                    "promotion",
+                    span_of(r),
+                    "a promotion needs `promotes-to`",
+                    "no choices",
+                    "list the piece kinds it may become",
+                );
+            }
+            if let Some(pk) = pieces.get_mut(p) {
+                pk.promotion = Some((region, to));
+            }
+        }
+    }
+
+    fn fields(&mut self, def: &VariantDef, stones: bool) -> Vec<PositionField> {
+        let Some(f) = &def.notation.fields else {
+            return if stones {
+                vec![PositionField::Supplies, PositionField::Taboo]
+            } else {
+                Vec::new()
+            };
+        };
+        let mut out = Vec::new();
+        for name in f.get_ref() {
+            out.push(match name.as_str() {
+                "supplies" => PositionField::Supplies,
+                "taboo" => PositionField::Taboo,
+                "castling" => PositionField::Castling,
+                "en-passant" => PositionField::EnPassant,
+                "halfmove" => PositionField::Halfmove,
+                "fullmove" => PositionField::Fullmove,
+                other => {
+                    self.problem(
+                        "notation",
+                        span_of(f),
+                        format!("unknown position field `{other}`"),
+                        "unknown field",
+                        "fields: supplies, taboo, castling, en-passant, halfmove, fullmove",
+                    );
+                    continue;
+                }
+            });
+        }
+        out
+    }
+
+    fn castlings(&mut self, def: &VariantDef, t: &Topology) -> Vec<Castling> {
+        let mut out = Vec::new();
+        for c in &def.castling {
+            let side = match c.side.get_ref().as_str() {
+                "white" => Side::White,
+                "black" => Side::Black,
+                other => {
+                    self.problem(
+                        "castling",
+                        span_of(&c.side),
+                        format!("`{other}` is not a side"),
+                        "not white or black",
+                        "write \"white\" or \"black\"",
+                    );
+                    continue;
+                }
+            };
+            let mut cells = Vec::new();
+            for s in [&c.king, &c.king_to, &c.rook, &c.rook_to] {
+                match t.parse_cell(s.get_ref()) {
+                    Ok(x) => cells.push(x),
+                    Err(e) => self.problem(
+                        "castling",
+                        span_of(s),
+                        e.to_string(),
+                        "not a cell",
+                        "name a cell of the board",
+                    ),
+                }
+            }
+            if cells.len() != 4 {
+                continue;
+            }
+            let empty = self.cell_list(t, &c.empty).iter().collect();
+            let safe = self.cell_list(t, &c.safe).iter().collect();
+            let letter = c.letter.get_ref().chars().next().unwrap_or('?');
+            out.push(Castling {
+                side,
+                letter,
+                king: (cells[0], cells[1]),
+                rook: (cells[2], cells[3]),
+                empty,
+                safe,
+            });
+        }
+        out
     }
 
     fn placement(&mut self, def: &VariantDef, regions: &[String], stones: &[String]) -> Placement {

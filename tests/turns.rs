@@ -159,7 +159,7 @@ fn b47_bomb_on_a_stone_removes_both_and_may_be_used_in_own_end_zone() {
 fn b47_b60_bomb_on_the_enemy_end_field_wins() {
     let mut g = play(&pos(&format!("J16=K {BLACK}")), &["J16@K18"]);
     let o = g.outcome().expect("game over");
-    assert_eq!((o.winner, o.reason), (Side::White, Reason::Bombed));
+    assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Bombed));
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn b50_move_text_rejects_an_empty_supply_with_a_reason() {
 fn b60_a_piece_on_the_enemy_end_field_wins() {
     let mut g = play(&pos(&format!("J17=K {BLACK}")), &["J17-K18"]);
     let o = g.outcome().expect("over");
-    assert_eq!((o.winner, o.reason), (Side::White, Reason::Occupied));
+    assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Occupied));
     assert!(g.legal_turns().is_err());
 }
 
@@ -257,7 +257,7 @@ fn b60_a_piece_on_the_enemy_end_field_wins() {
 fn b61_capturing_the_last_piece_wins() {
     let mut g = play(&pos("F6=Q F9=n"), &["F6xF9"]);
     let o = g.outcome().expect("over");
-    assert_eq!((o.winner, o.reason), (Side::White, Reason::NoPieces));
+    assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::NoPieces));
 }
 
 #[test]
@@ -269,7 +269,10 @@ fn b62_a_side_without_a_piece_move_loses() {
     p.side = Side::Black;
     let mut g = Game::new(rules(), p);
     let o = g.outcome().expect("immobilized");
-    assert_eq!((o.winner, o.reason), (Side::White, Reason::Immobilized));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::White), Reason::Immobilized)
+    );
     // With the setting turned off (a file edit), Black places stones instead.
     let text = bulwark::variant::BUNDLED[0]
         .1
