@@ -15,8 +15,11 @@ use crate::notation;
 use crate::position::Position;
 
 /// The bundled variant files, by name.
-pub const BUNDLED: &[(&str, &str)] =
-    &[("bollwerk178", include_str!("../variants/bollwerk178.toml"))];
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("bollwerk178", include_str!("../variants/bollwerk178.toml")),
+    ("chess", include_str!("../variants/chess.toml")),
+    ("xiangqi", include_str!("../variants/xiangqi.toml")),
+];
 
 // ---------------------------------------------------------------------------------------------
 // The file as read.
