@@ -147,6 +147,8 @@ pub struct Program {
     pub legs: Vec<LegCode>,
     /// Whether any path has more than one leg (so chains and dedup are possible).
     pub chains: bool,
+    /// Whether every path has at most one leg (region conditions aside).
+    pub single_leg: bool,
 }
 
 /// Names the compiler resolves, in declaration order.
@@ -352,6 +354,24 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Whether every path through the node takes at most one leg.
+fn at_most_one_leg(n: &Node) -> bool {
+    fn most(n: &Node) -> u32 {
+        match n {
+            Node::Leg(_) => 1,
+            Node::At(_) => 0,
+            Node::Seq(v, _) => v.iter().map(most).fold(0u32, u32::saturating_add),
+            Node::Alt(v, _) => v.iter().map(most).max().unwrap_or(0),
+            Node::Repeat { node, max, .. } => match (most(node), max) {
+                (0, _) => 0,
+                (k, Some(m)) => k.saturating_mul(*m),
+                (_, None) => u32::MAX,
+            },
+        }
+    }
+    most(n) <= 1
+}
+
 fn nullable(n: &Node) -> bool {
     match n {
         Node::Leg(_) => false,
@@ -370,6 +390,47 @@ impl<'a> Compiler<'a> {
             names,
             links: LinkTable::new(topo.len()),
         }
+    }
+
+    /// Compiles the part of a definition that can capture: the top-level alternatives with a
+    /// leg that captures on landing or takes what it jumps. Attack tests run this program.
+    pub fn compile_attacks(
+        &mut self,
+        src: &str,
+        node: &Node,
+    ) -> Result<Program, Vec<CompileError>> {
+        fn captures(n: &Node) -> bool {
+            match n {
+                Node::Leg(l) => l.mods.iter().any(|m| {
+                    matches!(
+                        m,
+                        Modifier::Capture(..) | Modifier::CaptureOnly(..) | Modifier::Take(_)
+                    )
+                }),
+                Node::At(_) => false,
+                Node::Seq(v, _) | Node::Alt(v, _) => v.iter().any(captures),
+                Node::Repeat { node, .. } => captures(node),
+            }
+        }
+        let alts: Vec<Node> = match node {
+            Node::Alt(v, _) => v.iter().filter(|n| captures(n)).cloned().collect(),
+            n if captures(n) => vec![n.clone()],
+            _ => Vec::new(),
+        };
+        if alts.is_empty() {
+            return Ok(Program {
+                ops: vec![Op::End],
+                legs: Vec::new(),
+                chains: false,
+                single_leg: true,
+            });
+        }
+        let node = if alts.len() == 1 {
+            alts.into_iter().next().expect("one")
+        } else {
+            Node::Alt(alts, node.span())
+        };
+        self.compile(src, &node)
     }
 
     /// Compiles one definition (its text, for listings, and its parsed AST).
@@ -420,6 +481,7 @@ impl<'a> Compiler<'a> {
                 ops: e.ops,
                 legs: e.legs,
                 chains: e.chains,
+                single_leg: at_most_one_leg(node),
             })
         } else {
             Err(e.errors)

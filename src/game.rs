@@ -195,9 +195,16 @@ pub struct Game<'r> {
     generator: Generator,
 }
 
-/// Reusable buffers for turn generation.
+/// Reusable buffers for turn generation: one core generates, the other checks legality.
 #[derive(Debug, Clone, Default)]
 pub struct Generator {
+    core: Core,
+    check: Core,
+    after: Position,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Core {
     vm: Machine,
     opts: Options,
     attack: Options,
@@ -205,7 +212,6 @@ pub struct Generator {
     range: Vec<Cell>,
     singles: Vec<(u8, Cell, bool)>,
     removals: Vec<Cell>,
-    candidates: Vec<Turn>,
 }
 
 /// A borrowed view of a turn handed to generation callbacks.
@@ -349,7 +355,7 @@ pub(crate) fn apply_movement(
 pub fn apply_turn(
     rules: &Ruleset,
     pos: &mut Position,
-    t: &Turn,
+    t: &TurnView<'_>,
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
     let side = pos.side;
@@ -365,7 +371,7 @@ pub fn apply_turn(
     if let Some(to) = t.to {
         let piece = pos.at(t.from);
         set(pos, t.from, Occupant::EMPTY);
-        for &c in &t.captures {
+        for &c in t.captures {
             set(pos, c, Occupant::EMPTY);
         }
         if let StoneEffect::Collect(k) = t.dest {
@@ -394,20 +400,17 @@ pub fn apply_turn(
         }
     }
     let mut taboo = None;
-    match &t.action {
-        Action::None => {}
-        Action::Remove(c) => set(pos, *c, Occupant::EMPTY),
-        Action::Place(list) => {
-            for &(k, c) in list {
-                let n = &mut pos.supplies[side.index()][k as usize];
-                *n = n.saturating_sub(1);
-                if pos.at(c).as_stone().is_some() {
-                    set(pos, c, Occupant::EMPTY);
-                    taboo = Some(c);
-                } else {
-                    set(pos, c, Occupant::stone(k));
-                }
-            }
+    if let Some(c) = t.remove {
+        set(pos, c, Occupant::EMPTY);
+    }
+    for &(k, c) in t.place {
+        let n = &mut pos.supplies[side.index()][k as usize];
+        *n = n.saturating_sub(1);
+        if pos.at(c).as_stone().is_some() {
+            set(pos, c, Occupant::EMPTY);
+            taboo = Some(c);
+        } else {
+            set(pos, c, Occupant::stone(k));
         }
     }
     if pos.castling != 0 {
@@ -435,10 +438,10 @@ pub fn apply_turn(
     pos.side = side.opponent();
 }
 
-impl Generator {
+impl Core {
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
-    pub fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+    fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
         let stand_in = pos
             .at(cell)
             .is_empty()
@@ -452,17 +455,28 @@ impl Generator {
             pos
         };
         let mut hit = false;
-        for c in rules.topo.cells() {
-            if matches!(board.at(c).as_piece(), Some((s, _)) if s == by) {
-                self.vm.moves(rules, board, c, &mut self.attack);
-                if self
-                    .attack
-                    .moves
-                    .iter()
-                    .any(|m| self.attack.captures(m).contains(&cell))
+        // Kinds whose attacks reverse: one run of their program from the attacked cell.
+        for (k, &rev) in rules.reversible.iter().enumerate() {
+            if hit {
+                break;
+            }
+            if !rev {
+                continue;
+            }
+            let attacker = Occupant::piece(by, k as u8);
+            hit = self
+                .vm
+                .captures_occupant(rules, board, cell, by.opponent(), k as u8, attacker);
+        }
+        // The others: every such piece, forwards.
+        if !hit {
+            for c in rules.topo.cells() {
+                if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k as usize])
                 {
-                    hit = true;
-                    break;
+                    if self.vm.captures_cell(rules, board, c, cell) {
+                        hit = true;
+                        break;
+                    }
                 }
             }
         }
@@ -471,87 +485,15 @@ impl Generator {
     }
 
     /// Whether no royal piece of `side` is attacked in `pos`.
-    pub fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
-        let royals: Vec<Cell> = rules
-            .topo
-            .cells()
-            .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal))
-            .collect();
-        royals
-            .into_iter()
-            .all(|c| !self.attacked(rules, pos, c, side.opponent()))
-    }
-
-    /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
-    /// the number of turns, or the outcome when the side to move has no turn.
-    pub fn turns(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        mut f: impl FnMut(&TurnView<'_>),
-    ) -> Result<usize, Outcome> {
-        if let Some(o) = static_outcome(rules, pos) {
-            return Err(o);
-        }
-        let side = pos.side;
-        if rules.has_royals {
-            let mut cands = std::mem::take(&mut self.candidates);
-            cands.clear();
-            self.pseudo(rules, pos, &mut |t| cands.push(t.to_turn()));
-            let mut n = 0;
-            let mut after = pos.clone();
-            for t in &cands {
-                after.clone_from(pos);
-                apply_turn(rules, &mut after, t, |_, _, _| {});
-                if self.royals_safe(rules, &after, side) {
-                    f(&TurnView::of(t));
-                    n += 1;
-                }
-            }
-            self.candidates = cands;
-            if n == 0 {
-                let in_check = !self.royals_safe(rules, pos, side);
-                let (verdict, reason) = if in_check {
-                    (rules.end.checkmate, Reason::Checkmate)
-                } else {
-                    (rules.end.stalemate, Reason::Stalemate)
-                };
-                let winner = match verdict.unwrap_or(Verdict::Loses) {
-                    Verdict::Loses => Some(side.opponent()),
-                    Verdict::Wins => Some(side),
-                    Verdict::Draw => None,
-                };
-                return Err(Outcome { winner, reason });
-            }
-            return Ok(n);
-        }
-        // Immobility (B-62) is decided before any turn is reported.
-        if rules.end.immobilized_loses {
-            let any_move = rules.topo.cells().any(|c| {
-                matches!(pos.at(c).as_piece(), Some((s, _)) if s == side) && {
-                    self.vm.moves(rules, pos, c, &mut self.opts);
-                    !self.opts.is_empty()
-                }
-            });
-            if !any_move {
-                return Err(Outcome {
-                    winner: Some(side.opponent()),
-                    reason: Reason::Immobilized,
-                });
+    fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        for c in rules.topo.cells() {
+            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal)
+                && self.attacked(rules, pos, c, side.opponent())
+            {
+                return false;
             }
         }
-        let (count, any_move) = self.pseudo(rules, pos, &mut f);
-        if count == 0 {
-            return Err(Outcome {
-                winner: Some(side.opponent()),
-                reason: if any_move {
-                    Reason::NoTurn
-                } else {
-                    Reason::Immobilized
-                },
-            });
-        }
-        Ok(count)
+        true
     }
 
     /// Every turn by the rules of movement and stones, without the royal-safety filter.
@@ -795,6 +737,168 @@ impl Generator {
     }
 }
 
+impl Generator {
+    /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
+    /// that captures on it (an empty cell is tested with a stand-in enemy piece on it).
+    pub fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        self.check.attacked(rules, pos, cell, by)
+    }
+
+    /// Whether no royal piece of `side` is attacked in `pos`.
+    pub fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        self.check.royals_safe(rules, pos, side)
+    }
+
+    /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
+    /// the number of turns, or the outcome when the side to move has no turn.
+    pub fn turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        if let Some(o) = static_outcome(rules, pos) {
+            return Err(o);
+        }
+        let side = pos.side;
+        if rules.has_royals {
+            let in_check = !self.check.royals_safe(rules, pos, side);
+            let sensitive = if in_check {
+                None
+            } else {
+                sensitive_cells(rules, pos, side)
+            };
+            let Generator { core, check, after } = self;
+            let mut n = 0;
+            core.pseudo(rules, pos, &mut |t| {
+                // Out of check, a turn that leaves every line and leg towards the royal pieces
+                // alone (and moves no royal piece) cannot expose them: no test needed.
+                let quiet = sensitive.as_ref().is_some_and(|s| {
+                    t.castle.is_none()
+                        && t.place.is_empty()
+                        && t.remove.is_none()
+                        && !s.contains(t.from)
+                        && t.to.is_none_or(|c| !s.contains(c))
+                        && t.captures.iter().all(|&c| !s.contains(c))
+                        && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k as usize].royal)
+                });
+                let legal = quiet || {
+                    after.clone_from(pos);
+                    apply_turn(rules, after, t, |_, _, _| {});
+                    check.royals_safe(rules, after, side)
+                };
+                if legal {
+                    f(t);
+                    n += 1;
+                }
+            });
+            if n == 0 {
+                let in_check = !self.check.royals_safe(rules, pos, side);
+                let (verdict, reason) = if in_check {
+                    (rules.end.checkmate, Reason::Checkmate)
+                } else {
+                    (rules.end.stalemate, Reason::Stalemate)
+                };
+                let winner = match verdict.unwrap_or(Verdict::Loses) {
+                    Verdict::Loses => Some(side.opponent()),
+                    Verdict::Wins => Some(side),
+                    Verdict::Draw => None,
+                };
+                return Err(Outcome { winner, reason });
+            }
+            return Ok(n);
+        }
+        // Immobility (B-62) is decided before any turn is reported.
+        if rules.end.immobilized_loses {
+            let core = &mut self.core;
+            let any_move = rules.topo.cells().any(|c| {
+                matches!(pos.at(c).as_piece(), Some((s, _)) if s == side) && {
+                    core.vm.moves(rules, pos, c, &mut core.opts);
+                    !core.opts.is_empty()
+                }
+            });
+            if !any_move {
+                return Err(Outcome {
+                    winner: Some(side.opponent()),
+                    reason: Reason::Immobilized,
+                });
+            }
+        }
+        let (count, any_move) = self.core.pseudo(rules, pos, &mut f);
+        if count == 0 {
+            return Err(Outcome {
+                winner: Some(side.opponent()),
+                reason: if any_move {
+                    Reason::NoTurn
+                } else {
+                    Reason::Immobilized
+                },
+            });
+        }
+        Ok(count)
+    }
+}
+
+/// The cells whose change could expose a royal piece of `side` to an attack: every cell on a
+/// line an enemy rider or hopper could attack along, and the path cells of enemy lame leaps
+/// towards it. `None` when some enemy piece attacks in ways this cannot bound (chains).
+fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate::board::CellSet> {
+    let topo = &rules.topo;
+    let enemy = side.opponent();
+    let mut set = crate::board::CellSet::new(topo.len());
+    let mut present = vec![false; rules.pieces.len()];
+    let mut royals = Vec::new();
+    for c in topo.cells() {
+        match pos.at(c).as_piece() {
+            Some((s, k)) if s == enemy => present[k as usize] = true,
+            Some((s, k)) if s == side && rules.pieces[k as usize].royal => royals.push(c),
+            _ => {}
+        }
+    }
+    for (k, piece) in rules.pieces.iter().enumerate() {
+        if !present[k] {
+            continue;
+        }
+        let prog = &piece.attacks;
+        if !prog.single_leg {
+            return None;
+        }
+        for l in prog.legs.iter().filter(|l| l.can_capture()) {
+            for (i, &v) in l.vecs[enemy.index()].iter().enumerate() {
+                let (vx, vy) = rules.links.vector(v);
+                for &r in &royals {
+                    let (kf, kr) = topo.coord(r);
+                    match l.kind {
+                        crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
+                            let mut d = 1;
+                            while let Some(c) = topo.cell_at(kf - d * vx as i32, kr - d * vy as i32)
+                            {
+                                set.insert(c);
+                                d += 1;
+                            }
+                        }
+                        crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
+                            for path in l.paths[enemy.index()].get(i).into_iter().flatten() {
+                                for &p in &path.cells {
+                                    let (px, py) = rules.links.vector(p);
+                                    if let Some(c) = topo.cell_at(
+                                        kf - vx as i32 + px as i32,
+                                        kr - vy as i32 + py as i32,
+                                    ) {
+                                        set.insert(c);
+                                    }
+                                }
+                            }
+                        }
+                        crate::dsl::LegKind::Jump => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some(set)
+}
+
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
@@ -915,12 +1019,17 @@ impl<'r> Game<'r> {
         };
         let mut undo = before.clone();
         let mut hash = self.hash;
-        apply_turn(self.rules, &mut self.pos, t, |c, old, new| {
-            undo.cells.push((c, old));
-            hash = hash
-                .wrapping_sub(z.cell(c, old))
-                .wrapping_add(z.cell(c, new));
-        });
+        apply_turn(
+            self.rules,
+            &mut self.pos,
+            &TurnView::of(t),
+            |c, old, new| {
+                undo.cells.push((c, old));
+                hash = hash
+                    .wrapping_sub(z.cell(c, old))
+                    .wrapping_add(z.cell(c, new));
+            },
+        );
         for side in Side::BOTH {
             for (k, (&a, &b)) in before.supplies[side.index()]
                 .iter()

@@ -291,6 +291,8 @@ pub struct PieceKind {
     pub moves: Program,
     /// Compiled placement range.
     pub range: Program,
+    /// Compiled capturing part of the movement (for attack tests).
+    pub attacks: Program,
     /// Most stones per turn.
     pub stones_per_turn: u8,
     /// Stone kinds it may remove.
@@ -427,6 +429,9 @@ pub struct Ruleset {
     pub castlings: Vec<Castling>,
     /// Whether any piece kind is royal.
     pub has_royals: bool,
+    /// Per piece kind: whether its attacks can be found backwards, by running its program
+    /// from the attacked cell for the other side (plain symmetric leapers and riders).
+    pub reversible: Vec<bool>,
 }
 
 impl Ruleset {
@@ -659,6 +664,10 @@ pub enum LoadError {
     Invalid(VariantErrors),
 }
 
+fn compiler_links_vector(links: &LinkTable, v: u16) -> (i8, i8) {
+    links.vector(v)
+}
+
 /// Definition text without surrounding blank lines and common indentation.
 fn dedent(text: &str) -> String {
     let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
@@ -817,12 +826,17 @@ impl<'s> Loader<'s> {
         let mut compiler = Compiler::new(&topo, names);
         let mut pieces = Vec::new();
         for ((key, p), (moves, range)) in def.pieces.iter().zip(parsed) {
-            let moves_prog = moves.and_then(|n| self.compile_dsl(&mut compiler, &p.moves, &n));
+            let moves_prog = moves
+                .as_ref()
+                .and_then(|n| self.compile_dsl(&mut compiler, &p.moves, n));
             let range_prog = match (&p.range, range) {
                 (Some(r), Some(n)) => n.and_then(|n| self.compile_dsl(&mut compiler, r, &n)),
                 _ => moves_prog.clone(),
             };
-            if let (Some(m), Some(r)) = (moves_prog, range_prog) {
+            let attacks = moves
+                .as_ref()
+                .and_then(|n| compiler.compile_attacks(p.moves.get_ref(), n).ok());
+            if let (Some(m), Some(r), Some(attacks)) = (moves_prog, range_prog, attacks) {
                 let (name, letter) = pieces_meta.get(key.get_ref()).cloned().unwrap_or_default();
                 pieces.push(PieceKind {
                     id: key.get_ref().clone(),
@@ -833,6 +847,7 @@ impl<'s> Loader<'s> {
                     range_text: p.range.as_ref().map(|r| dedent(r.get_ref())),
                     moves: m,
                     range: r,
+                    attacks,
                     stones_per_turn: 1,
                     removes: Vec::new(),
                     royal: p.royal,
@@ -867,6 +882,31 @@ impl<'s> Loader<'s> {
             return None;
         }
         let has_royals = pieces.iter().any(|p| p.royal);
+        let all_enemies = Filter(
+            (0..pieces.len() as u32).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k as u8)),
+        );
+        let reversible = pieces
+            .iter()
+            .map(|p| {
+                p.attacks
+                    .ops
+                    .iter()
+                    .all(|op| matches!(op, compile::Op::Emit(_) | compile::Op::End))
+                    && p.attacks.legs.iter().all(|l| {
+                        let vs: Vec<(i8, i8)> = l.vecs[0]
+                            .iter()
+                            .map(|&v| compiler_links_vector(&links, v))
+                            .collect();
+                        !l.can_capture()
+                            || (matches!(
+                                l.kind,
+                                dsl::LegKind::Step | dsl::LegKind::Leap | dsl::LegKind::Ride
+                            ) && l.paths[0].is_empty()
+                                && l.victims == all_enemies
+                                && vs.iter().all(|&(a, b)| vs.contains(&(-a, b))))
+                    })
+            })
+            .collect();
         let zobrist = crate::game::Zobrist::new(topo.len(), stones.len(), castlings.len());
         let mut rules = Ruleset {
             name: def.game.name.get_ref().clone(),
@@ -886,6 +926,7 @@ impl<'s> Loader<'s> {
             fields,
             castlings,
             has_royals,
+            reversible,
         };
         let text = def.setup.position.get_ref();
         match notation::parse_position(&rules, text) {

@@ -72,6 +72,19 @@ impl Options {
 enum Mode {
     Moves,
     Range,
+    /// Stop at the first option that captures the goal.
+    Attack,
+}
+
+/// What an attack query looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Goal {
+    #[default]
+    None,
+    /// A capture of the piece on this cell.
+    Cell(Cell),
+    /// A capture landing on a cell holding this occupant.
+    Occupant(Occupant),
 }
 
 struct Ctx<'a> {
@@ -95,6 +108,8 @@ pub struct Machine {
     epoch: u32,
     range: Vec<Cell>,
     sorted: Vec<Cell>,
+    goal: Goal,
+    found: bool,
 }
 
 impl Machine {
@@ -153,13 +168,89 @@ impl Machine {
         let Some((side, kind)) = pos.at(from).as_piece() else {
             return;
         };
+        self.run_as(rules, pos, from, side, kind, mode, out);
+    }
+
+    /// Whether the piece on `from` can capture the piece on `target` (stops at the first way).
+    pub fn captures_cell(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        target: Cell,
+    ) -> bool {
+        let Some((side, kind)) = pos.at(from).as_piece() else {
+            return false;
+        };
+        self.attack_query(rules, pos, from, side, kind, Goal::Cell(target))
+    }
+
+    /// Whether a piece of `kind` playing for `side` on `from` could capture, by landing, a
+    /// piece `victim` (stops at the first way; used to test attacks backwards).
+    pub fn captures_occupant(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: u8,
+        victim: Occupant,
+    ) -> bool {
+        self.attack_query(rules, pos, from, side, kind, Goal::Occupant(victim))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn attack_query(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: u8,
+        goal: Goal,
+    ) -> bool {
+        self.goal = goal;
+        self.found = false;
+        let mut unused = Options::default();
+        self.run_as(rules, pos, from, side, kind, Mode::Attack, &mut unused);
+        self.goal = Goal::None;
+        std::mem::take(&mut self.found)
+    }
+
+    /// The movement options a piece of `kind` playing for `side` would have on `from`,
+    /// whatever stands there (used to test attacks backwards from the attacked cell).
+    pub fn moves_as(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: u8,
+        out: &mut Options,
+    ) {
+        out.clear();
+        out.from = from;
+        self.run_as(rules, pos, from, side, kind, Mode::Moves, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_as(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: u8,
+        mode: Mode,
+        out: &mut Options,
+    ) {
         self.prepare(pos, from);
         let piece = &rules.pieces[kind as usize];
         let cx = Ctx {
-            prog: if mode == Mode::Moves {
-                &piece.moves
-            } else {
-                &piece.range
+            prog: match mode {
+                Mode::Moves => &piece.moves,
+                Mode::Range => &piece.range,
+                Mode::Attack => &piece.attacks,
             },
             links: &rules.links,
             regions: &rules.regions,
@@ -197,6 +288,9 @@ impl Machine {
                 }
                 Op::Split(a, b) => {
                     self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    if self.found {
+                        return;
+                    }
                     pc = b as usize;
                 }
                 Op::Goto(t) => pc = t as usize,
@@ -235,6 +329,9 @@ impl Machine {
         let side = cx.side;
         let vecs = &l.vecs[side.index()];
         for (i, &v) in vecs.iter().enumerate() {
+            if self.found {
+                return;
+            }
             match l.kind {
                 LegKind::Step | LegKind::Leap => {
                     let t = cx.links.link(v, cur);
@@ -335,7 +432,7 @@ impl Machine {
         next: Option<usize>,
     ) {
         let taken = l.take
-            && cx.mode == Mode::Moves
+            && cx.mode != Mode::Range
             && matches!(self.cells[over as usize].as_piece(), Some((s, _)) if s != cx.side);
         if taken {
             let saved = self.cells[over as usize];
@@ -357,7 +454,7 @@ impl Machine {
         let mut fx = StoneEffect::None;
         let mut captured = false;
         let term = !occ.is_empty();
-        if cx.mode == Mode::Moves {
+        if cx.mode != Mode::Range {
             if occ.is_empty() {
                 if l.capture == CaptureMode::Only {
                     return;
@@ -403,6 +500,14 @@ impl Machine {
 
     fn accept(&mut self, cx: &Ctx<'_>, out: &mut Options, to: Cell, fx: StoneEffect, capleg: bool) {
         if to == cx.origin {
+            return;
+        }
+        if cx.mode == Mode::Attack {
+            self.found |= match self.goal {
+                Goal::Cell(c) => self.caps.contains(&c),
+                Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
+                Goal::None => false,
+            };
             return;
         }
         if cx.mode == Mode::Range {

@@ -1,0 +1,27 @@
+//! Perft speed of chess (start position, depth 5) and xiangqi (start position, depth 4)
+//! through the same interpreter, with bulk counting at the last ply.
+//!
+//! cargo bench --bench engines
+
+use bulwark::Ruleset;
+use bulwark::game::Game;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for (variant, depth) in [("chess", 5), ("xiangqi", 4)] {
+        let rules = Ruleset::load_named(variant).expect("bundled variant");
+        let mut g = Game::start(&rules);
+        let nodes = g.perft(depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(
+            format!("{variant} start depth {depth} ({nodes} nodes)"),
+            |b| b.iter(|| g.perft(depth)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
