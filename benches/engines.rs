@@ -2,6 +2,9 @@
 //! through the same interpreter, with bulk counting at the last ply.
 //!
 //! cargo bench --bench engines
+//!
+//! For scale, the same chess perft by shakmaty, a dedicated hand-written chess move generator,
+//! runs in the same benchmark on the same machine.
 
 use bulwark::Ruleset;
 use bulwark::game::Game;
@@ -20,6 +23,10 @@ fn bench(c: &mut Criterion) {
             |b| b.iter(|| g.perft(depth)),
         );
     }
+    let start = shakmaty::Chess::default();
+    let nodes = shakmaty::perft(&start, 5);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function(format!("shakmaty chess start depth 5 ({nodes} nodes)"), |b| b.iter(|| shakmaty::perft(&start, 5)));
     group.finish();
 }
 
