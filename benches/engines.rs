@@ -26,7 +26,10 @@ fn bench(c: &mut Criterion) {
     let start = shakmaty::Chess::default();
     let nodes = shakmaty::perft(&start, 5);
     group.throughput(Throughput::Elements(nodes));
-    group.bench_function(format!("shakmaty chess start depth 5 ({nodes} nodes)"), |b| b.iter(|| shakmaty::perft(&start, 5)));
+    group.bench_function(
+        format!("shakmaty chess start depth 5 ({nodes} nodes)"),
+        |b| b.iter(|| shakmaty::perft(&start, 5)),
+    );
     group.finish();
 }
 

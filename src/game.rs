@@ -518,7 +518,8 @@ impl Core {
             self.vm.moves(rules, pos, c, &mut self.opts);
             any_move |= !self.opts.is_empty();
             // Place without moving.
-            if piece.stones_per_turn > 0 || !piece.removes.is_empty() {
+            if !rules.stones.is_empty() && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+            {
                 self.range.clear();
                 self.range.extend_from_slice(self.vm.range(rules, pos, c));
                 count += self.actions(rules, pos, c, kind, None, f);
@@ -632,7 +633,9 @@ impl Core {
             count += 1;
             let now = promote.unwrap_or(kind);
             let arrived = &rules.pieces[now as usize];
-            if arrived.stones_per_turn == 0 && arrived.removes.is_empty() {
+            if rules.stones.is_empty()
+                || (arrived.stones_per_turn == 0 && arrived.removes.is_empty())
+            {
                 continue;
             }
             let mut scratch = std::mem::take(&mut self.scratch);

@@ -17,7 +17,10 @@ fn rules() -> &'static Ruleset {
 }
 
 fn playout(start: &str, choices: &[usize]) {
-    let r = rules();
+    playout_in(rules(), start, choices);
+}
+
+fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
     let pos = notation::parse_position(r, start.trim()).unwrap();
     let mut g = Game::new(r, pos);
     let mut texts_before = Vec::new();
@@ -74,6 +77,22 @@ proptest! {
     #[test]
     fn playouts_from_a_crowded_position(choices in proptest::collection::vec(any::<usize>(), 1..8)) {
         playout(CROWDED, &choices);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn chess_and_xiangqi_playouts(choices in proptest::collection::vec(any::<usize>(), 1..60)) {
+        // Castling rights, en passant, promotion and counters must undo exactly too.
+        for variant in ["chess", "xiangqi"] {
+            let r = Ruleset::load_named(variant).unwrap();
+            let start = r.setup_text();
+            playout_in(&r, &start, &choices);
+        }
+        let r = Ruleset::load_named("chess").unwrap();
+        playout_in(&r, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &choices);
     }
 }
 
