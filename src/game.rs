@@ -611,14 +611,13 @@ impl Core {
     ) -> usize {
         let side = pos.side;
         let piece = &rules.pieces[kind as usize];
-        let promotions: Vec<Option<u8>> = match &piece.promotion {
-            Some((r, to)) if rules.regions[*r as usize].cells[side.index()].contains(step.to) => {
-                to.iter().map(|&k| Some(k)).collect()
-            }
-            _ => vec![None],
+        let promotions: &[u8] = match &piece.promotion {
+            Some((r, to)) if rules.regions[*r as usize].cells[side.index()].contains(step.to) => to,
+            _ => &[],
         };
         let mut count = 0;
-        for promote in promotions {
+        for i in 0..promotions.len().max(1) {
+            let promote = promotions.get(i).copied();
             let view = TurnView {
                 from,
                 to: Some(step.to),
