@@ -37,7 +37,7 @@ impl Zobrist {
     /// Keys for a board of `cells` cells and `stones` stone kinds (fixed seed: hashes are
     /// the same in every run).
     pub fn new(cells: usize, stones: usize, castlings: usize) -> Zobrist {
-        let mut s = 0x0B01_1E4B_178u64;
+        let mut s = 0x00B0_11E4_B178_u64;
         Zobrist {
             cells: (0..cells * 256).map(|_| splitmix(&mut s)).collect(),
             supply: (0..2 * stones).map(|_| splitmix(&mut s)).collect(),
@@ -472,11 +472,10 @@ impl Core {
         if !hit {
             for c in rules.topo.cells() {
                 if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k as usize])
+                    && self.vm.captures_cell(rules, board, c, cell)
                 {
-                    if self.vm.captures_cell(rules, board, c, cell) {
-                        hit = true;
-                        break;
-                    }
+                    hit = true;
+                    break;
                 }
             }
         }
@@ -536,32 +535,31 @@ impl Core {
             self.opts = opts;
             // En passant: the piece's captures may land on the en-passant cell, taking the
             // piece that passed over it.
-            if piece.en_passant {
-                if let Some(target) = pos.ep {
-                    let (tf, tr) = rules.topo.coord(target);
-                    let back = if side == Side::White { -1 } else { 1 };
-                    if let Some(victim) = rules.topo.cell_at(tf, tr + back) {
-                        if pos.at(target).is_empty()
-                            && matches!(pos.at(victim).as_piece(), Some((vs, _)) if vs != side)
-                        {
-                            let mut probe = pos.clone();
-                            probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
-                            self.vm.moves(rules, &probe, c, &mut self.attack);
-                            let hits = self
-                                .attack
-                                .moves
-                                .iter()
-                                .any(|m| m.to == target && self.attack.captures(m) == [target]);
-                            if hits {
-                                any_move = true;
-                                let step = Step {
-                                    to: target,
-                                    captures: &[victim],
-                                    dest: StoneEffect::None,
-                                };
-                                count += self.after_move(rules, pos, c, kind, &step, f);
-                            }
-                        }
+            if piece.en_passant
+                && let Some(target) = pos.ep
+            {
+                let (tf, tr) = rules.topo.coord(target);
+                let back = if side == Side::White { -1 } else { 1 };
+                if let Some(victim) = rules.topo.cell_at(tf, tr + back)
+                    && pos.at(target).is_empty()
+                    && matches!(pos.at(victim).as_piece(), Some((vs, _)) if vs != side)
+                {
+                    let mut probe = pos.clone();
+                    probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
+                    self.vm.moves(rules, &probe, c, &mut self.attack);
+                    let hits = self
+                        .attack
+                        .moves
+                        .iter()
+                        .any(|m| m.to == target && self.attack.captures(m) == [target]);
+                    if hits {
+                        any_move = true;
+                        let step = Step {
+                            to: target,
+                            captures: &[victim],
+                            dest: StoneEffect::None,
+                        };
+                        count += self.after_move(rules, pos, c, kind, &step, f);
                     }
                 }
             }

@@ -145,10 +145,10 @@ pub fn write_rulebook(
     }
     let mut extra: Vec<&str> = Vec::new();
     for (s, _) in &prepared {
-        if let Some(sec) = &s.section {
-            if !extra.contains(&sec.as_str()) {
-                extra.push(sec);
-            }
+        if let Some(sec) = &s.section
+            && !extra.contains(&sec.as_str())
+        {
+            extra.push(sec);
         }
     }
     for sec in &extra {

@@ -37,7 +37,7 @@ pub struct VariantDef {
     pub regions: IndexMap<Spanned<String>, RegionDef>,
     /// `[directions]`: extra named direction sets.
     #[serde(default)]
-    pub directions: IndexMap<Spanned<String>, Spanned<Vec<Spanned<Vec<i64>>>>>,
+    pub directions: IndexMap<Spanned<String>, DirectionList>,
     /// `[stones.NAME]`.
     #[serde(default)]
     pub stones: IndexMap<Spanned<String>, StoneDef>,
@@ -106,6 +106,9 @@ pub struct CastlingDef {
     /// Cells that must not be attacked.
     pub safe: Spanned<String>,
 }
+
+/// A declared direction set: `[[file step, rank step], …]`.
+pub type DirectionList = Spanned<Vec<Spanned<Vec<i64>>>>;
 
 /// `[game]`.
 #[derive(Debug, Deserialize)]
@@ -872,7 +875,6 @@ impl<'s> Loader<'s> {
             return None;
         }
         let mut stones = stones;
-        let mut pieces = pieces;
         self.actions(&def, &mut stones, &mut pieces, &region_ids);
         let end = self.end(&def, &region_ids);
         self.promotions(&def, &mut pieces, &region_ids);

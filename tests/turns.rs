@@ -174,7 +174,7 @@ fn b48_taboo_cell_for_the_opponents_next_turn_only() {
         "no stone on F8"
     );
     assert!(has(&t, "F12-F8"), "pieces may enter it");
-    assert!(has(&t, "F12-F9^F8") == false);
+    assert!(!has(&t, "F12-F9^F8"));
     // After Black's turn the taboo ends.
     let g = play(&p, &["F6@F8", "F12-F13"]);
     assert_eq!(g.pos.taboo, None);
