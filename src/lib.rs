@@ -25,6 +25,7 @@ pub mod notation;
 pub mod position;
 pub mod render;
 pub mod rulebook;
+mod schema;
 pub mod variant;
 pub mod vm;
 

@@ -744,6 +744,36 @@ impl<'s> Loader<'s> {
     }
 
     fn load(&mut self) -> Option<Ruleset> {
+        // Every TOML syntax error, then every schema mismatch, before reading anything.
+        let (doc, errors) = toml::de::DeTable::parse_recoverable(self.src);
+        if !errors.is_empty() {
+            for e in errors {
+                let span = e
+                    .span()
+                    .map(|r| {
+                        (
+                            r.start,
+                            r.end.max(r.start + 1).min(self.src.len().max(r.start)),
+                        )
+                    })
+                    .unwrap_or((0, 0));
+                self.problem(
+                    "toml",
+                    span,
+                    format!("TOML syntax: {}", e.message().trim()),
+                    "here",
+                    "fix the TOML syntax here",
+                );
+            }
+            return None;
+        }
+        let mismatches = crate::schema::check(&doc);
+        if !mismatches.is_empty() {
+            for m in mismatches {
+                self.problem("schema", m.span, m.message, m.label, m.help);
+            }
+            return None;
+        }
         let def: VariantDef = match toml::from_str(self.src) {
             Ok(d) => d,
             Err(e) => {

@@ -36,7 +36,14 @@ macro_rules! broken {
 }
 
 broken!(toml_syntax, ["toml"]);
-broken!(unknown_key, ["schema"]);
+broken!(toml_syntax_many, ["toml", "toml"]);
+broken!(unknown_key, ["schema", "schema"]);
+broken!(
+    schema_many,
+    [
+        "schema", "schema", "schema", "schema", "schema", "schema", "schema"
+    ]
+);
 broken!(dsl_syntax, ["dsl_syntax"]);
 broken!(unknown_direction, ["unknown_direction"]);
 broken!(unknown_piece, ["unknown_piece"]);
