@@ -36,7 +36,7 @@ macro_rules! broken {
 }
 
 broken!(toml_syntax, ["toml"]);
-broken!(toml_syntax_many, ["toml", "toml"]);
+broken!(toml_syntax_many, ["toml", "toml", "toml"]);
 broken!(unknown_key, ["schema", "schema"]);
 broken!(
     schema_many,
