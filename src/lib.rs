@@ -16,6 +16,15 @@
 //! assert_eq!(free, ["E2", "G2"]);
 //! println!("{}", render::diagram_text(&rules, &start, &d));
 //! ```
+//!
+//! Other games are variant files too; perft counts the legal turn tree:
+//!
+//! ```
+//! use bulwark::{Ruleset, game::Game};
+//!
+//! let chess = Ruleset::load_named("chess").unwrap();
+//! assert_eq!(Game::start(&chess).perft(3), 8902);
+//! ```
 
 pub mod board;
 pub mod compile;

@@ -320,3 +320,33 @@ fn rulebook_writes_a_page_and_its_diagrams() {
     assert!(html.contains("scenario-spy-not-the-queen.svg") && html.contains("guard-empty.svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bundled_chess_and_xiangqi_through_the_cli() {
+    let o = bulwark(&["perft", "chess", "--depth", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), "nodes 8902");
+    let o = bulwark(&["moves", "xiangqi"]);
+    assert_eq!(stdout(&o).lines().count(), 44);
+    let o = bulwark(&[
+        "moves",
+        "chess",
+        "--position",
+        "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+    ]);
+    assert!(stdout(&o).lines().any(|l| l == "a7-a8=Q"));
+    let o = bulwark(&["diagram", "chess", "--at", "g1", "--format", "json"]);
+    assert!(
+        stdout(&o).contains("\"f3\":[\"move-capture\"]")
+            && stdout(&o).contains("\"origin\":\"g1\"")
+    );
+    let o = bulwark(&[
+        "diagram",
+        "chess",
+        "--at",
+        "e4",
+        "--position",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+}
