@@ -51,6 +51,16 @@ impl Options {
         &self.captures[m.cap_start as usize..(m.cap_start + m.cap_len) as usize]
     }
 
+    /// An option as text: the destination, then `x` and each captured cell (`H6xE6xG6`).
+    pub fn text(&self, topo: &crate::board::Topology, m: &MoveOption) -> String {
+        let mut s = topo.name(m.to);
+        for &c in self.captures(m) {
+            s.push('x');
+            s.push_str(&topo.name(c));
+        }
+        s
+    }
+
     /// Removes every option.
     pub fn clear(&mut self) {
         self.moves.clear();

@@ -60,18 +60,7 @@ fn options(rules: &Ruleset, position: &str, at: &str) -> Vec<String> {
     let mut vm = Machine::new();
     let mut o = Options::default();
     vm.moves(rules, &pos, rules.topo.parse_cell(at).unwrap(), &mut o);
-    let mut v: Vec<String> = o
-        .moves
-        .iter()
-        .map(|m| {
-            let mut s = rules.topo.name(m.to);
-            for &c in o.captures(m) {
-                s.push('x');
-                s.push_str(&rules.topo.name(c));
-            }
-            s
-        })
-        .collect();
+    let mut v: Vec<String> = o.moves.iter().map(|m| o.text(&rules.topo, m)).collect();
     v.sort();
     v
 }

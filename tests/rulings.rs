@@ -622,3 +622,55 @@ fn b4_black_is_the_half_turn_image_of_white() {
         assert_eq!(a.map(|(s, k)| (s.opponent(), k)), b, "{}", t.name(c));
     }
 }
+
+#[test]
+fn b2_white_moves_first_and_forward_is_towards_the_other_side() {
+    let r = rules();
+    assert_eq!(r.setup.side, bulwark::Side::White);
+    // The Guards' forward steps: up for White, down for Black.
+    assert!(has(&options(&pos("F9=G"), "F9"), "F10"));
+    assert!(has(&options(&pos("F9=g"), "F9"), "F8"));
+    // Own end fields and end zones per side.
+    let field = r.region("end-field").unwrap();
+    assert!(field.cells[0].contains(r.topo.parse_cell("B1").unwrap()));
+    assert!(field.cells[1].contains(r.topo.parse_cell("K18").unwrap()));
+    let zone = r.region("end-zone").unwrap();
+    assert_eq!(zone.cells[0].len(), 9);
+    assert!(
+        zone.cells[1].contains(r.topo.parse_cell("I15").unwrap())
+            && zone.cells[1].contains(r.topo.parse_cell("K17").unwrap())
+    );
+}
+
+#[test]
+fn b5_each_side_starts_with_25_stones() {
+    let r = rules();
+    for side in [0, 1] {
+        let by_symbol: Vec<(char, u32)> = r
+            .stones
+            .iter()
+            .zip(&r.setup.supplies[side])
+            .map(|(s, &n)| (s.symbol, n))
+            .collect();
+        assert_eq!(
+            by_symbol,
+            [('^', 10), ('~', 1), ('#', 10), ('%', 1), ('@', 3)]
+        );
+    }
+}
+
+#[test]
+fn b10_occupant_classes_arrow_like_and_block_like() {
+    // A Knight's leg passes arrow-like stones (arrow, red-border arrow, dropped bomb) but not
+    // block-like ones (block, red-border block): B-10 decides which class each stone is in.
+    for (stone, passes) in [
+        ('^', true),
+        ('~', true),
+        ('@', true),
+        ('#', false),
+        ('%', false),
+    ] {
+        let p = pos(&format!("F6=N F7={stone} E7={stone}"));
+        assert_eq!(has(&options(&p, "F6"), "E8"), passes, "{stone}");
+    }
+}

@@ -83,18 +83,7 @@ pub fn options(p: &Position, at: &str) -> Vec<String> {
     let mut vm = Machine::new();
     let mut o = Options::default();
     vm.moves(r, p, r.topo.parse_cell(at).expect("cell"), &mut o);
-    let mut v: Vec<String> = o
-        .moves
-        .iter()
-        .map(|m| {
-            let mut s = r.topo.name(m.to);
-            for &c in o.captures(m) {
-                s.push('x');
-                s.push_str(&r.topo.name(c));
-            }
-            s
-        })
-        .collect();
+    let mut v: Vec<String> = o.moves.iter().map(|m| o.text(&r.topo, m)).collect();
     v.sort();
     v
 }
