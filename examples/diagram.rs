@@ -42,9 +42,13 @@ fn main() {
         std::process::exit(1);
     });
     match render::diagram(&rules, &pos, cell) {
-        Some(d) => print!("{}", render::diagram_text(&rules, &pos, &d)),
-        None => {
+        Ok(d) => print!("{}", render::diagram_text(&rules, &pos, &d)),
+        Err(render::DiagramError::NoPiece) => {
             eprintln!("no piece on {}", rules.topo.name(cell));
+            std::process::exit(1);
+        }
+        Err(render::DiagramError::Runaway(r)) => {
+            eprintln!("{}", r.message(&rules));
             std::process::exit(1);
         }
     }

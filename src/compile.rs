@@ -14,6 +14,48 @@ pub const MAX_STONE_KINDS: usize = 60;
 /// Most repetitions a bounded quantifier may ask for.
 pub const MAX_BOUND: u32 = 32;
 
+/// Most ops one compiled definition may have. Repetitions multiply (`(x{32}){32}` is 1024
+/// copies of `x`), so the size is computed before anything is emitted and a definition over
+/// the limit is a diagnostic at its largest repetition, never an allocation that aborts.
+pub const MAX_OPS: usize = 20_000;
+
+/// The number of ops `n` compiles to (at least; saturating).
+fn op_count(n: &Node) -> usize {
+    match n {
+        Node::Leg(_) | Node::At(_) => 1,
+        Node::Seq(v, _) => v.iter().map(op_count).fold(0, usize::saturating_add),
+        Node::Alt(v, _) => v
+            .iter()
+            .map(|x| op_count(x).saturating_add(2))
+            .fold(0, usize::saturating_add),
+        Node::Repeat { node, min, max, .. } => {
+            let body = op_count(node);
+            let min = (*min).min(MAX_BOUND) as usize;
+            let extra = match max {
+                None => body.saturating_add(2),
+                Some(m) => ((*m).min(MAX_BOUND) as usize)
+                    .saturating_sub(min)
+                    .saturating_mul(body.saturating_add(1)),
+            };
+            body.saturating_mul(min).saturating_add(extra)
+        }
+    }
+}
+
+/// The outermost repetition whose body alone stays under [`MAX_OPS`] while it does not: where
+/// a definition that is too large should be pointed at.
+fn largest_repeat(n: &Node) -> Span {
+    match n {
+        Node::Seq(v, _) | Node::Alt(v, _) => v
+            .iter()
+            .max_by_key(|x| op_count(x))
+            .map_or(n.span(), largest_repeat),
+        Node::Repeat { node, span, .. } if op_count(node) <= MAX_OPS => *span,
+        Node::Repeat { node, .. } => largest_repeat(node),
+        _ => n.span(),
+    }
+}
+
 const OWN0: u32 = 0;
 const ENEMY0: u32 = 32;
 const STONE0: u32 = 64;
@@ -444,6 +486,17 @@ impl<'a> Compiler<'a> {
             chains: false,
         };
         e.check_loops(node);
+        let size = op_count(node);
+        if size > MAX_OPS {
+            e.errors.push(err(
+                largest_repeat(node),
+                "too_large",
+                format!("this definition compiles to {size} ops or more; the limit is {MAX_OPS}"),
+                "repetitions multiply here",
+                "nested repetitions multiply their counts: use fewer or smaller bounds, or `*` and `+`".into(),
+            ));
+            return Err(e.errors);
+        }
         // Top-level alternatives that are single simple legs become fast-path `Emit` ops.
         let alts: Vec<&Node> = match node {
             Node::Alt(v, _) => v.iter().collect(),
@@ -722,7 +775,7 @@ impl Emitter<'_, '_> {
         for d in dirs {
             let vs: Vec<(i8, i8)> = match d {
                 Direction::Offset(a, b, span) => {
-                    if a.abs() > 16 || b.abs() > 16 || (*a == 0 && *b == 0) {
+                    if a.unsigned_abs() > 16 || b.unsigned_abs() > 16 || (*a == 0 && *b == 0) {
                         self.errors.push(err(
                             *span,
                             "bad_offset",

@@ -206,8 +206,46 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+/// How deep brackets may nest in one definition (groups, filter groups, `via(...)`): deeper
+/// text is refused before parsing, so that neither the parser nor the compiler can exhaust the
+/// stack.
+pub const MAX_NESTING: usize = 64;
+
+/// The first bracket that opens deeper than [`MAX_NESTING`], outside comments.
+fn too_deep(text: &str) -> Option<SyntaxError> {
+    let mut depth = 0usize;
+    let mut comment = false;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '\n' => comment = false,
+            _ if comment => {}
+            '#' => comment = true,
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(SyntaxError {
+                        span: Span {
+                            start: i,
+                            end: i + 1,
+                        },
+                        message: format!(
+                            "brackets nest more than {MAX_NESTING} deep here; write the definition flatter"
+                        ),
+                    });
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses definition text.
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
+    if let Some(e) = too_deep(text) {
+        return Err(e);
+    }
     // Track literal tokens too, so that errors can name the `,` or `)` that was expected.
     pest::set_error_detail(true);
     let mut pairs = PieceParser::parse(Rule::definition, text).map_err(|e| {

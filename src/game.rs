@@ -346,7 +346,8 @@ pub(crate) fn apply_movement(
         pos.cells[c as usize] = Occupant::EMPTY;
     }
     if let StoneEffect::Collect(k) = dest {
-        pos.supplies[side.index()][k as usize] += 1;
+        let n = &mut pos.supplies[side.index()][k as usize];
+        *n = n.saturating_add(1);
     }
     pos.cells[to as usize] = piece;
 }
@@ -370,22 +371,27 @@ pub fn apply_turn(
     let mut reset_clock = false;
     if let Some(to) = t.to {
         let piece = pos.at(t.from);
+        // A castling lifts both pieces before either lands: the king's destination may be its
+        // partner's start cell, and the partner's destination the king's start cell.
+        let partner = t.castle.map(|i| {
+            let c = &rules.castlings[i as usize];
+            (c.rook, pos.at(c.rook.0))
+        });
         set(pos, t.from, Occupant::EMPTY);
+        if let Some(((start, _), _)) = partner {
+            set(pos, start, Occupant::EMPTY);
+        }
         for &c in t.captures {
             set(pos, c, Occupant::EMPTY);
         }
         if let StoneEffect::Collect(k) = t.dest {
-            pos.supplies[side.index()][k as usize] += 1;
+            let n = &mut pos.supplies[side.index()][k as usize];
+            *n = n.saturating_add(1);
         }
         let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
         set(pos, to, arriving);
-        if let Some(i) = t.castle {
-            let c = &rules.castlings[i as usize];
-            let partner = pos.at(c.rook.0);
-            if c.rook.0 != to {
-                set(pos, c.rook.0, Occupant::EMPTY);
-            }
-            set(pos, c.rook.1, partner);
+        if let Some(((_, dest), p)) = partner {
+            set(pos, dest, p);
         }
         if let Some((_, k)) = piece.as_piece() {
             let kind = &rules.pieces[k as usize];
@@ -427,11 +433,11 @@ pub fn apply_turn(
         pos.halfmove = if reset_clock || !t.captures.is_empty() {
             0
         } else {
-            pos.halfmove + 1
+            pos.halfmove.saturating_add(1)
         };
     }
     if side == Side::Black && rules.fields.contains(&PositionField::Fullmove) {
-        pos.fullmove += 1;
+        pos.fullmove = pos.fullmove.saturating_add(1);
     }
     pos.ep = ep;
     pos.taboo = taboo;
@@ -542,7 +548,7 @@ impl Core {
                 let back = if side == Side::White { -1 } else { 1 };
                 if let Some(victim) = rules.topo.cell_at(tf, tr + back)
                     && pos.at(target).is_empty()
-                    && matches!(pos.at(victim).as_piece(), Some((vs, _)) if vs != side)
+                    && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk as usize].en_passant)
                 {
                     let mut probe = pos.clone();
                     probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
@@ -738,6 +744,12 @@ impl Core {
 }
 
 impl Generator {
+    /// The runaway a generation ran into, if any: every generation after it is incomplete
+    /// (see [`crate::vm::Runaway`]).
+    pub fn runaway(&self) -> Option<crate::vm::Runaway> {
+        self.core.vm.runaway().or(self.check.vm.runaway())
+    }
+
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it (an empty cell is tested with a stand-in enemy piece on it).
     pub fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
@@ -899,6 +911,70 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
     Some(set)
 }
 
+/// Whether a position can be played: for a variant with royal pieces, each side has exactly
+/// one and the side that just moved has not left it attacked; an en-passant cell is empty with
+/// an enemy piece that may be taken en passant just beyond it and an empty cell behind it.
+/// The message says what is wrong.
+pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+    let topo = &rules.topo;
+    if pos.cells.len() != topo.len() || pos.supplies.iter().any(|s| s.len() != rules.stones.len()) {
+        return Err(format!(
+            "the position has {} cells and {} stone kinds; {} has {} and {}",
+            pos.cells.len(),
+            pos.supplies[0].len(),
+            rules.name,
+            topo.len(),
+            rules.stones.len()
+        ));
+    }
+    if rules.has_royals {
+        for side in Side::BOTH {
+            let royals: Vec<String> = topo
+                .cells()
+                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal))
+                .map(|c| topo.name(c))
+                .collect();
+            if royals.len() != 1 {
+                return Err(format!(
+                    "{side} has {} royal pieces{}; a position needs exactly one",
+                    royals.len(),
+                    if royals.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (on {})", royals.join(", "))
+                    }
+                ));
+            }
+        }
+        let mut g = Generator::default();
+        if !g.royals_safe(rules, pos, pos.side.opponent()) {
+            return Err(format!(
+                "{} is to move while {}'s royal piece is attacked: the side that just moved may not be in check",
+                pos.side,
+                pos.side.opponent()
+            ));
+        }
+    }
+    if let Some(target) = pos.ep {
+        let (f, r) = topo.coord(target);
+        let back = if pos.side == Side::White { -1 } else { 1 };
+        let victim = topo.cell_at(f, r + back);
+        let origin = topo.cell_at(f, r - back);
+        let victim_ok = victim.is_some_and(|v| {
+            matches!(pos.at(v).as_piece(), Some((s, k)) if s != pos.side && rules.pieces[k as usize].en_passant)
+        });
+        if !pos.at(target).is_empty() || !victim_ok || !origin.is_some_and(|o| pos.at(o).is_empty())
+        {
+            return Err(format!(
+                "the en-passant cell {} is not one {} just passed over with a two-cell step: it must be empty, with that side's en-passant piece just beyond it and an empty cell behind it",
+                topo.name(target),
+                pos.side.opponent()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
@@ -965,6 +1041,12 @@ impl<'r> Game<'r> {
         Game::new(rules, rules.setup.clone())
     }
 
+    /// The runaway some generation of this game ran into, if any. Once there is one, every
+    /// count and list of turns from this game is incomplete: report it instead.
+    pub fn runaway(&self) -> Option<crate::vm::Runaway> {
+        self.generator.runaway()
+    }
+
     /// The incrementally maintained hash of the position.
     pub fn hash(&self) -> u64 {
         self.hash
@@ -981,6 +1063,13 @@ impl<'r> Game<'r> {
         self.generator
             .turns(self.rules, &self.pos, |t| out.push(t.to_turn()))?;
         Ok(out)
+    }
+
+    /// Calls `f` with every legal turn as it is generated (nothing is collected). Returns the
+    /// number of turns, or the outcome if the game is over.
+    pub fn each_turn(&mut self, mut f: impl FnMut(&Turn)) -> Result<usize, Outcome> {
+        self.generator
+            .turns(self.rules, &self.pos, |t| f(&t.to_turn()))
     }
 
     /// The number of legal turns (0 when the game is over).

@@ -57,8 +57,8 @@ enum Command {
     Perft {
         /// Variant file or bundled name.
         variant: Option<String>,
-        /// How many turns deep.
-        #[arg(long)]
+        /// How many turns deep (at most 64).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
         /// Position text (defaults to the variant's start position).
         #[arg(long)]
@@ -154,6 +154,48 @@ impl Diagnostic for InputError {
     }
 }
 
+/// Writes to standard output. A reader that went away (`bulwark moves | head -1`) ends the
+/// command quietly with success; any other write error is exit 1.
+fn emit(args: std::fmt::Arguments<'_>) -> Result<(), ExitCode> {
+    use std::io::Write;
+    std::io::stdout().lock().write_fmt(args).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            ExitCode::SUCCESS
+        } else {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    })
+}
+
+/// `print!` that ends the command on a closed pipe (see [`emit`]).
+macro_rules! out {
+    ($($t:tt)*) => { emit(format_args!($($t)*))? };
+}
+
+/// `println!` that ends the command on a closed pipe (see [`emit`]).
+macro_rules! outln {
+    () => { emit(format_args!("\n"))? };
+    ($($t:tt)*) => {{ emit(format_args!($($t)*))?; emit(format_args!("\n"))?; }};
+}
+
+/// Reports a definition that ran away during generation (exit 1).
+fn runaway(rules: &Ruleset, r: bulwark::vm::Runaway) -> ExitCode {
+    eprintln!(
+        "error: {}\nhelp: bound the chain in the variant file (a repetition count such as {{1,4}} instead of + or *), or give this position with fewer cells to walk through",
+        r.message(rules)
+    );
+    ExitCode::from(1)
+}
+
+/// Fails with the runaway the game ran into, if any.
+fn no_runaway(game: &Game<'_>) -> Result<(), ExitCode> {
+    match game.runaway() {
+        Some(r) => Err(runaway(game.rules, r)),
+        None => Ok(()),
+    }
+}
+
 fn fail(d: &dyn Diagnostic) -> ExitCode {
     eprint!("{}", render::diagnostic_text(d));
     ExitCode::from(1)
@@ -171,10 +213,32 @@ fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
                 message: format!("bad --position: {e}"),
                 src: NamedSource::new("--position", t.to_string()),
                 span: e.range,
-                help: "position text is BOARD SIDE [SUPPLIES [TABOO]], see SPEC.md".into(),
+                help: position_help(rules),
             })
         }),
     }
+}
+
+/// The shape of the variant's position text, for help texts.
+fn position_help(rules: &Ruleset) -> String {
+    use bulwark::variant::PositionField as F;
+    let mut shape = String::from("BOARD SIDE");
+    for f in &rules.fields {
+        shape.push(' ');
+        shape.push_str(match f {
+            F::Supplies => "SUPPLIES",
+            F::Taboo => "TABOO",
+            F::Castling => "CASTLING",
+            F::EnPassant => "EN-PASSANT",
+            F::Halfmove => "HALFMOVE",
+            F::Fullmove => "FULLMOVE",
+        });
+    }
+    format!(
+        "position text of {} is {shape} (ranks from the highest, `/` between them); its start: {}",
+        rules.name,
+        notation::write_position(rules, &rules.setup)
+    )
 }
 
 fn run(cli: Cli) -> Result<(), ExitCode> {
@@ -182,12 +246,12 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
         None => {
             let rules = load(None)?;
             let pos = &rules.setup;
-            println!("{}: start position, {} to move\n", rules.name, pos.side);
-            print!("{}", render::board_text(&rules, pos));
-            println!("\n{}\n", notation::write_position(&rules, pos));
-            println!("pieces:");
+            outln!("{}: start position, {} to move\n", rules.name, pos.side);
+            out!("{}", render::board_text(&rules, pos));
+            outln!("\n{}\n", notation::write_position(&rules, pos));
+            outln!("pieces:");
             for p in &rules.pieces {
-                println!(
+                outln!(
                     "  {}  {:<14} rulings {}",
                     p.letter,
                     p.name,
@@ -195,12 +259,10 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 );
             }
             let mut game = Game::new(&rules, pos.clone());
-            println!(
-                "\nlegal first turns for {}: {}",
-                pos.side,
-                game.count_turns()
-            );
-            println!(
+            let n = game.count_turns();
+            no_runaway(&game)?;
+            outln!("\nlegal first turns for {}: {n}", pos.side);
+            outln!(
                 "\ntry: bulwark moves | bulwark perft --depth 2 | bulwark play --black computer | bulwark diagram --at G3 | bulwark compile --piece spy | bulwark --help"
             );
             Ok(())
@@ -212,7 +274,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 .iter()
                 .map(|p| p.moves.ops.len() + p.range.ops.len())
                 .sum();
-            println!(
+            outln!(
                 "{}: ok. {} cells ({} files x {} ranks), {} regions, {} stone kinds, {} piece kinds, {} ops",
                 rules.name,
                 rules.topo.len(),
@@ -224,7 +286,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 ops
             );
             for p in &rules.pieces {
-                println!(
+                outln!(
                     "  {} {:<14} moves {:>3} ops, range {:>3} ops",
                     p.letter,
                     p.name,
@@ -250,19 +312,23 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                     help: "name a cell of the board, e.g. G7".into(),
                 })
             })?;
-            let Some(d) = render::diagram(&rules, &pos, cell) else {
-                return Err(fail(&InputError {
-                    message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
-                    src: NamedSource::new("--at", at.clone()),
-                    span: None,
-                    help: "a diagram shows the options of a piece: name a cell that holds one"
-                        .into(),
-                }));
+            let d = match render::diagram(&rules, &pos, cell) {
+                Ok(d) => d,
+                Err(render::DiagramError::NoPiece) => {
+                    return Err(fail(&InputError {
+                        message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
+                        src: NamedSource::new("--at", at.clone()),
+                        span: None,
+                        help: "a diagram shows the options of a piece: name a cell that holds one"
+                            .into(),
+                    }));
+                }
+                Err(render::DiagramError::Runaway(r)) => return Err(runaway(&rules, r)),
             };
             match format {
-                Format::Text => print!("{}", render::diagram_text(&rules, &pos, &d)),
-                Format::Json => println!("{}", render::diagram_json(&rules, &d)),
-                Format::Svg => print!("{}", render::diagram_svg(&rules, &pos, &d)),
+                Format::Text => out!("{}", render::diagram_text(&rules, &pos, &d)),
+                Format::Json => outln!("{}", render::diagram_json(&rules, &d)),
+                Format::Svg => out!("{}", render::diagram_svg(&rules, &pos, &d)),
             }
             Ok(())
         }
@@ -274,19 +340,29 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             let rules = load(variant.as_deref())?;
             let pos = position(&rules, ptext.as_deref())?;
             let mut game = Game::new(&rules, pos);
-            let texts: Vec<String> = match game.legal_turns() {
-                Ok(turns) => turns
-                    .iter()
-                    .map(|t| notation::turn_text(&rules, t))
-                    .collect(),
-                Err(_) => Vec::new(),
-            };
+            // Streamed: each turn is written as it is generated, never all held in memory.
+            let mut written: Result<(), ExitCode> = Ok(());
+            let mut first = true;
             if json {
-                println!("{}", serde_json::to_string(&texts).unwrap_or_default());
-            } else {
-                for t in &texts {
-                    println!("{t}");
+                out!("[");
+            }
+            let _ = game.each_turn(|t| {
+                if written.is_err() {
+                    return;
                 }
+                let text = notation::turn_text(&rules, t);
+                written = if json {
+                    let sep = if first { "" } else { "," };
+                    emit(format_args!("{sep}{}", serde_json::Value::String(text)))
+                } else {
+                    emit(format_args!("{text}\n"))
+                };
+                first = false;
+            });
+            written?;
+            no_runaway(&game)?;
+            if json {
+                outln!("]");
             }
             Ok(())
         }
@@ -303,13 +379,15 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             let started = std::time::Instant::now();
             let nodes = if divide && depth > 0 {
                 let turns = game.legal_turns().unwrap_or_default();
+                no_runaway(&game)?;
                 let mut total = 0;
                 for t in &turns {
                     game.play(t);
                     let n = game.perft(depth - 1);
                     game.undo();
+                    no_runaway(&game)?;
                     if !json {
-                        println!("{} {n}", notation::turn_text(&rules, t));
+                        outln!("{} {n}", notation::turn_text(&rules, t));
                     }
                     total += n;
                 }
@@ -317,14 +395,15 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             } else {
                 game.perft(depth)
             };
+            no_runaway(&game)?;
             let seconds = started.elapsed().as_secs_f64();
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds})
                 );
             } else {
-                println!("nodes {nodes}");
+                outln!("nodes {nodes}");
             }
             Ok(())
         }
@@ -344,8 +423,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 [white == Player::Computer, black == Player::Computer],
                 seed,
                 max_turns,
-            );
-            Ok(())
+            )
         }
         Some(Command::Rulebook {
             variant,
@@ -369,7 +447,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             };
             match bulwark::rulebook::write_rulebook(&rules, &list, &out) {
                 Ok(files) => {
-                    println!(
+                    outln!(
                         "wrote {} files to {} (open {})",
                         files.len(),
                         out.display(),
@@ -404,25 +482,25 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             };
             for i in which {
                 let p = &rules.pieces[i];
-                println!("piece {} ({}) {}", p.id, p.letter, p.name);
-                println!(
+                outln!("piece {} ({}) {}", p.id, p.letter, p.name);
+                outln!(
                     "  moves: {} ops, {} legs",
                     p.moves.ops.len(),
                     p.moves.legs.len()
                 );
-                print!("{}", p.moves.listing(&rules.links, &names));
+                out!("{}", p.moves.listing(&rules.links, &names));
                 match &p.range_text {
                     Some(_) => {
-                        println!(
+                        outln!(
                             "  range: {} ops, {} legs",
                             p.range.ops.len(),
                             p.range.legs.len()
                         );
-                        print!("{}", p.range.listing(&rules.links, &names));
+                        out!("{}", p.range.listing(&rules.links, &names));
                     }
-                    None => println!("  range: same program as moves (B-41)"),
+                    None => outln!("  range: same program as moves (B-41)"),
                 }
-                println!();
+                outln!();
             }
             Ok(())
         }
@@ -431,6 +509,15 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Ok(v) = std::env::var("BULWARK_WORK_BUDGET") {
+        match v.trim().parse::<u64>() {
+            Ok(n) if n > 0 => bulwark::vm::set_work_budget(n),
+            _ => {
+                eprintln!("error: BULWARK_WORK_BUDGET=`{v}` is not a positive whole number");
+                return ExitCode::from(1);
+            }
+        }
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,

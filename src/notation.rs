@@ -25,6 +25,8 @@ pub enum Field {
     Counter,
     /// Anything after the last field.
     Extra,
+    /// The position as a whole: readable, but not one the game can reach or play from.
+    Legality,
 }
 
 impl fmt::Display for Field {
@@ -38,6 +40,7 @@ impl fmt::Display for Field {
             Field::EnPassant => "en-passant field",
             Field::Counter => "move counter field",
             Field::Extra => "position text",
+            Field::Legality => "position",
         })
     }
 }
@@ -73,8 +76,33 @@ fn fail<T>(
     })
 }
 
-/// Reads position text.
+/// Longest position text read (far more than any board of 65,536 cells needs).
+pub const MAX_POSITION_TEXT: usize = 1 << 20;
+
+/// Reads position text and checks that the position can be played (see
+/// [`crate::game::check_position`]).
 pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+    let pos = read_position(rules, text)?;
+    crate::game::check_position(rules, &pos).map_err(|message| PositionError {
+        field: Field::Legality,
+        message,
+        range: Some((0, text.len())),
+    })?;
+    Ok(pos)
+}
+
+/// Reads position text without checking that the position can be played.
+fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+    if text.len() > MAX_POSITION_TEXT {
+        return Err(PositionError {
+            field: Field::Board,
+            message: format!(
+                "the position text is {} bytes long; the limit is {MAX_POSITION_TEXT}",
+                text.len()
+            ),
+            range: None,
+        });
+    }
     let topo = &rules.topo;
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut at = 0;
@@ -254,7 +282,7 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
             PositionField::Halfmove | PositionField::Fullmove => {
                 let v: u32 = s.parse().map_err(|_| PositionError {
                     field: Field::Counter,
-                    message: format!("`{s}` is not a number"),
+                    message: format!("`{s}` is not a number from 0 to {}", u32::MAX),
                     range: Some(span),
                 })?;
                 if *field == PositionField::Halfmove {
@@ -312,12 +340,12 @@ fn parse_supplies(rules: &Ruleset, text: &str, at: usize) -> Result<[Vec<u32>; 2
                 chars.next();
             }
             out[k] = match n.parse::<u32>() {
-                Ok(v) if v <= 9999 => v,
+                Ok(v) => v,
                 _ => {
                     return fail(
                         Field::Supplies,
                         (base + i, base + i + 1 + n.len()),
-                        format!("`{ch}` needs a count from 0 to 9999"),
+                        format!("`{ch}` needs a count from 0 to {}", u32::MAX),
                     );
                 }
             };

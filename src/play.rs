@@ -1,6 +1,7 @@
 //! `bulwark play`: a terminal game between humans and/or a computer that picks random turns.
 
 use std::io::{BufRead, Write};
+use std::process::ExitCode;
 
 use bulwark::game::Game;
 use bulwark::{Position, Ruleset, notation, render};
@@ -17,57 +18,118 @@ impl Rng {
     }
 }
 
-/// Plays until the game ends, the input ends, `quit`, or `max_turns`.
-pub fn run(rules: &Ruleset, pos: Position, computer: [bool; 2], seed: u64, max_turns: Option<u32>) {
+/// Turns a game between two computers lasts at most when no `--max-turns` is given: some games
+/// (bare kings, without draw rules) never end by themselves.
+const COMPUTER_GAME_TURNS: u32 = 2_000;
+
+/// Plays until the game ends, the input ends, `quit`, or `max_turns`. A closed output ends the
+/// game quietly (exit 0); a definition that runs away is an error (exit 1).
+pub fn run(
+    rules: &Ruleset,
+    pos: Position,
+    computer: [bool; 2],
+    seed: u64,
+    max_turns: Option<u32>,
+) -> Result<(), ExitCode> {
+    let max_turns = max_turns.or((computer == [true, true]).then_some(COMPUTER_GAME_TURNS));
+    match game_loop(rules, pos, computer, seed, max_turns) {
+        Ok(()) => Ok(()),
+        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(ExitCode::SUCCESS)
+        }
+        Err(Stop::Output(e)) => {
+            eprintln!("error: cannot write the output: {e}");
+            Err(ExitCode::from(1))
+        }
+        Err(Stop::Runaway(r)) => {
+            eprintln!("error: {}", r.message(rules));
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// Why a game stopped before its end.
+enum Stop {
+    Output(std::io::Error),
+    Runaway(bulwark::vm::Runaway),
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Output(e)
+    }
+}
+
+fn game_loop(
+    rules: &Ruleset,
+    pos: Position,
+    computer: [bool; 2],
+    seed: u64,
+    max_turns: Option<u32>,
+) -> Result<(), Stop> {
     let mut game = Game::new(rules, pos);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     let mut rng = Rng(seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut played = 0u32;
     loop {
-        println!();
-        print!("{}", render::board_text(rules, &game.pos));
-        println!("{}", notation::write_position(rules, &game.pos));
-        let turns = match game.legal_turns() {
+        writeln!(out)?;
+        write!(out, "{}", render::board_text(rules, &game.pos))?;
+        writeln!(out, "{}", notation::write_position(rules, &game.pos))?;
+        let turns = game.legal_turns();
+        if let Some(r) = game.runaway() {
+            return Err(Stop::Runaway(r));
+        }
+        let turns = match turns {
             Ok(t) => t,
             Err(outcome) => {
-                println!("result: {outcome}");
-                return;
+                writeln!(out, "result: {outcome}")?;
+                return Ok(());
             }
         };
         if max_turns.is_some_and(|m| played >= m) {
-            println!("result: stopped after {played} turns (move limit; not a rule of the game)");
-            return;
+            writeln!(
+                out,
+                "result: stopped after {played} turns (move limit; not a rule of the game)"
+            )?;
+            return Ok(());
         }
         let side = game.pos.side;
         if computer[side.index()] {
             let t = &turns[rng.below(turns.len())];
-            println!("{side} (computer) plays {}", notation::turn_text(rules, t));
+            writeln!(
+                out,
+                "{side} (computer) plays {}",
+                notation::turn_text(rules, t)
+            )?;
             game.play(t);
             played += 1;
             continue;
         }
-        print!(
+        write!(
+            out,
             "{side} to move ({} turns; `moves`, `undo`, `quit`)> ",
             turns.len()
-        );
-        let _ = std::io::stdout().flush();
+        )?;
+        out.flush()?;
         let Some(Ok(line)) = lines.next() else {
-            println!("\nresult: input ended, game abandoned");
-            return;
+            writeln!(out, "\nresult: input ended, game abandoned")?;
+            return Ok(());
         };
         match line.trim() {
             "" => {}
             "quit" => {
-                println!("result: game abandoned");
-                return;
+                writeln!(out, "result: game abandoned")?;
+                return Ok(());
             }
             "moves" => {
                 let texts: Vec<String> = turns
                     .iter()
                     .map(|t| notation::turn_text(rules, t))
                     .collect();
-                println!("{}", texts.join(" "));
+                writeln!(out, "{}", texts.join(" "))?;
             }
             "undo" => {
                 // Take back to the last turn a human played.
@@ -80,7 +142,7 @@ pub fn run(rules: &Ruleset, pos: Position, computer: [bool; 2], seed: u64, max_t
                     }
                 }
                 if undone == 0 {
-                    println!("nothing to undo");
+                    writeln!(out, "nothing to undo")?;
                 }
             }
             text => match notation::parse_turn(&mut game, text) {
@@ -88,7 +150,7 @@ pub fn run(rules: &Ruleset, pos: Position, computer: [bool; 2], seed: u64, max_t
                     game.play(&t);
                     played += 1;
                 }
-                Err(e) => println!("not played: {e}"),
+                Err(e) => writeln!(out, "not played: {e}")?,
             },
         }
     }

@@ -105,9 +105,20 @@ impl Diagram {
     }
 }
 
-/// Computes the diagram of the piece on `at`, or `None` when no piece stands there.
-pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Option<Diagram> {
-    let (side, kind) = pos.at(at).as_piece()?;
+/// Why a diagram could not be drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DiagramError {
+    /// No piece stands on the cell.
+    #[error("no piece stands on the cell")]
+    NoPiece,
+    /// The piece's definition ran away (see [`crate::vm::Runaway`]).
+    #[error(transparent)]
+    Runaway(#[from] crate::vm::Runaway),
+}
+
+/// Computes the diagram of the piece on `at`.
+pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, DiagramError> {
+    let (side, kind) = pos.at(at).as_piece().ok_or(DiagramError::NoPiece)?;
     let mut marks = vec![0u16; pos.cells.len()];
     marks[at as usize] |= Mark::Origin.bit();
     let mut vm = Machine::new();
@@ -135,7 +146,11 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Option<Diagram> {
         }
     }
     let piece = &rules.pieces[kind as usize];
-    for &c in vm.range(rules, pos, at) {
+    let range = vm.range(rules, pos, at).to_vec();
+    if let Some(r) = vm.take_runaway() {
+        return Err(DiagramError::Runaway(r));
+    }
+    for c in range {
         let occ = pos.at(c);
         if occ.as_stone().is_some_and(|s| piece.removes.contains(&s)) {
             marks[c as usize] |= Mark::Remove.bit();
@@ -153,7 +168,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Option<Diagram> {
         }
     }
     let letter = occupant_char(rules, pos.at(at));
-    Some(Diagram {
+    Ok(Diagram {
         letter,
         side,
         kind: kind as usize,

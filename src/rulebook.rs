@@ -78,8 +78,10 @@ pub fn prepare(rules: &Ruleset, s: &Scenario) -> Result<Prepared, String> {
         .topo
         .parse_cell(&s.at)
         .map_err(|e| format!("scenario {}: {e}", s.name))?;
-    let diagram = render::diagram(rules, &pos, at)
-        .ok_or_else(|| format!("scenario {}: no piece on {}", s.name, s.at))?;
+    let diagram = render::diagram(rules, &pos, at).map_err(|e| match e {
+        render::DiagramError::NoPiece => format!("scenario {}: no piece on {}", s.name, s.at),
+        render::DiagramError::Runaway(r) => format!("scenario {}: {}", s.name, r.message(rules)),
+    })?;
     Ok(Prepared { pos, at, diagram })
 }
 
@@ -122,6 +124,19 @@ pub fn write_rulebook(
         written.push(p);
         Ok(())
     };
+    // Each scenario's picture is named after it: two names with one file name would
+    // overwrite each other.
+    let mut files: Vec<(String, &str)> = Vec::new();
+    for s in scenarios {
+        let f = slug(&s.name);
+        if let Some((_, other)) = files.iter().find(|(g, _)| *g == f) {
+            return Err(format!(
+                "scenarios `{other}` and `{}` would both be drawn to scenario-{f}.svg: rename one",
+                s.name
+            ));
+        }
+        files.push((f, &s.name));
+    }
     let prepared: Vec<(&Scenario, Prepared)> = scenarios
         .iter()
         .map(|s| prepare(rules, s).map(|p| (s, p)))
@@ -194,7 +209,10 @@ pub fn write_rulebook(
             rules.stones.iter().map(|s| s.supply).collect(),
         );
         pos.cells[centre as usize] = Occupant::piece(Side::White, k as u8);
-        let d = render::diagram(rules, &pos, centre).expect("a piece on the centre");
+        let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
+            render::DiagramError::Runaway(r) => r.message(rules),
+            render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
+        })?;
         let file = format!("{}-empty.svg", p.id);
         write(&file, &render::diagram_svg(rules, &pos, &d))?;
         let _ = writeln!(

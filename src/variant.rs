@@ -325,6 +325,15 @@ pub enum PositionField {
     Fullmove,
 }
 
+/// Largest variant file read, in bytes (the bundled ones are under 16 KiB).
+pub const MAX_VARIANT_BYTES: usize = 1 << 20;
+
+/// Most problems one diagnostic report shows; the count of the rest is given.
+pub const MAX_PROBLEMS_SHOWN: usize = 50;
+
+/// Most castlings a variant may declare: their rights are the bits of a `u32`.
+pub const MAX_CASTLINGS: usize = 32;
+
 /// One castling move.
 #[derive(Debug, Clone)]
 pub struct Castling {
@@ -443,14 +452,37 @@ impl Ruleset {
         if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
             return Ruleset::from_source(&format!("{name}.toml"), text).map_err(LoadError::Invalid);
         }
-        let text = std::fs::read_to_string(arg).map_err(|e| LoadError::Io {
+        let io = |message: String| LoadError::Io {
             path: arg.to_string(),
-            message: e.to_string(),
+            message,
             known: BUNDLED
                 .iter()
                 .map(|(n, _)| *n)
                 .collect::<Vec<_>>()
                 .join(", "),
+        };
+        // Read at most one byte past the limit: `/dev/zero` or a huge file is refused, not
+        // read until memory runs out.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(
+                std::fs::File::open(arg).map_err(|e| io(e.to_string()))?,
+                MAX_VARIANT_BYTES as u64 + 1,
+            ),
+            &mut bytes,
+        )
+        .map_err(|e| io(e.to_string()))?;
+        if bytes.len() > MAX_VARIANT_BYTES {
+            return Err(io(format!(
+                "the file is larger than {} KiB, the most a variant file may be",
+                MAX_VARIANT_BYTES / 1024
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io(format!(
+                "the file is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ))
         })?;
         Ruleset::from_source(arg, &text).map_err(LoadError::Invalid)
     }
@@ -463,6 +495,21 @@ impl Ruleset {
 
     /// Checks and compiles variant text; `name` labels diagnostics.
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, VariantErrors> {
+        if text.len() > MAX_VARIANT_BYTES {
+            return Err(VariantErrors {
+                src: NamedSource::new(name, String::new()),
+                problems: vec![Problem {
+                    code: "bulwark::variant::too_large".into(),
+                    message: format!(
+                        "the variant text is {} bytes; the most is {MAX_VARIANT_BYTES}",
+                        text.len()
+                    ),
+                    span: (0, 0),
+                    label: "here".into(),
+                    help: "a variant file describes one game: keep it under 1 MiB".into(),
+                }],
+            });
+        }
         let mut l = Loader {
             src: text,
             problems: Vec::new(),
@@ -626,7 +673,11 @@ impl fmt::Display for VariantErrors {
             "variant file {} has {n} problem{}",
             self.src.name(),
             if n == 1 { "" } else { "s" }
-        )
+        )?;
+        if n > MAX_PROBLEMS_SHOWN {
+            write!(f, " (the first {MAX_PROBLEMS_SHOWN} are shown)")?;
+        }
+        Ok(())
     }
 }
 
@@ -640,7 +691,12 @@ impl Diagnostic for VariantErrors {
         Some(&self.src)
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.problems.iter().map(|p| p as &dyn Diagnostic)))
+        Some(Box::new(
+            self.problems
+                .iter()
+                .take(MAX_PROBLEMS_SHOWN)
+                .map(|p| p as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -1647,7 +1703,17 @@ impl<'s> Loader<'s> {
 
     fn castlings(&mut self, def: &VariantDef, t: &Topology) -> Vec<Castling> {
         let mut out = Vec::new();
-        for c in &def.castling {
+        for (i, c) in def.castling.iter().enumerate() {
+            if i == MAX_CASTLINGS {
+                self.problem(
+                    "castling",
+                    span_of(&c.side),
+                    format!("more than {MAX_CASTLINGS} castlings"),
+                    "one too many",
+                    "a variant may declare at most 32 castlings (their rights are bits of one word)",
+                );
+                break;
+            }
             let side = match c.side.get_ref().as_str() {
                 "white" => Side::White,
                 "black" => Side::Black,

@@ -107,14 +107,110 @@ struct Ctx<'a> {
     origin: Cell,
 }
 
+/// Landings one run may make before the search starts pruning states whose every possible
+/// result is already known (see [`Machine::saturated`]). Ordinary positions never get there.
+const PRUNE_AFTER: u64 = 2_000;
+
+/// Landings one run may make in all (pruning walks included) before it gives up and reports
+/// the definition as a runaway instead of hanging (the default of [`set_work_budget`]).
+pub const WORK_BUDGET: u64 = 3_000_000;
+
+static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(WORK_BUDGET);
+
+/// Sets the work budget of every run in this process (landings, see [`WORK_BUDGET`]). The
+/// command line reads it from `BULWARK_WORK_BUDGET`.
+pub fn set_work_budget(landings: u64) {
+    BUDGET.store(landings.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The work budget in force.
+pub fn work_budget() -> u64 {
+    BUDGET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// When chain exploration prunes hopeless states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pruning {
+    /// After the first [`PRUNE_AFTER`] landings of a run (the default).
+    #[default]
+    Auto,
+    /// From the first landing (for cross-checks).
+    Always,
+    /// Never: every path is walked (for cross-checks; may take exponential time).
+    Never,
+}
+
+/// How deep a pruning walk may recurse before it gives up (and the state is explored as usual).
+const WALK_DEPTH: u32 = 2_000;
+
+/// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows: its options
+/// from that cell are unknown, and whatever was generated with it is incomplete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the program of piece kind {kind} on cell {cell} ran out of its work budget")]
+pub struct Runaway {
+    /// The piece kind whose program ran away.
+    pub kind: u8,
+    /// The side it played for.
+    pub side: Side,
+    /// The cell it ran from.
+    pub cell: Cell,
+}
+
+impl Runaway {
+    /// What ran away, in the variant's own names.
+    pub fn message(&self, rules: &Ruleset) -> String {
+        let piece = &rules.pieces[self.kind as usize];
+        format!(
+            "the {} ({}) on {} needs more than {} landings to list its options: its \
+             definition runs away (a chain with too many ways through this position)",
+            piece.name,
+            self.side.name(),
+            rules.topo.name(self.cell),
+            work_budget(),
+        )
+    }
+}
+
+/// A state of a pruning walk: program counter, cell, whether the path ended on an occupant,
+/// the stone effect, whether a capturing leg led here, and the sorted captured cells.
+type WalkState = (usize, Cell, bool, StoneEffect, bool, Vec<Cell>);
+
 /// Reusable scratch space for running programs without allocating per call.
+///
+/// Chains are explored path by path (a path never visits a cell twice, RULINGS B-16). After
+/// [`PRUNE_AFTER`] landings in one run, each state a chain reaches is first checked by a walk
+/// that may revisit cells (a superset of the real paths, explored once per state): when every
+/// result that walk can reach is already known, the state is not explored. The options stay
+/// exactly the same; only hopeless work is skipped. A run that still exceeds [`WORK_BUDGET`]
+/// stops and is reported by [`Machine::take_runaway`].
 #[derive(Debug, Clone, Default)]
 pub struct Machine {
+    work: u64,
+    budget: u64,
+    pruning: Pruning,
+    walking: bool,
+    walk_depth: u32,
+    halt: bool,
+    free: bool,
+    /// States a walk reached, with the number of the walk (so nothing needs clearing).
+    seen: rustc_hash::FxHashMap<WalkState, u32>,
+    walk_id: u32,
+    /// States whose free walk found only known results: nothing to explore there, ever again
+    /// in this run (results only grow).
+    dead: rustc_hash::FxHashSet<WalkState>,
+    /// States whose free walk found an unknown result, with the number of results then.
+    open: rustc_hash::FxHashMap<WalkState, usize>,
+    runaway: Option<Runaway>,
     cells: Vec<Occupant>,
     visited: Vec<bool>,
     caps: Vec<Cell>,
     stamp: Vec<u32>,
     slot: Vec<u32>,
+    /// Per option: the previous option with the same destination (`u32::MAX`: none).
+    prev: Vec<u32>,
+    /// Per option: the fingerprint of its captured cells.
+    fps: Vec<u64>,
+    fp: u64,
     epoch: u32,
     range: Vec<Cell>,
     sorted: Vec<Cell>,
@@ -128,8 +224,35 @@ impl Machine {
         Machine::default()
     }
 
+    /// A machine with the given pruning policy.
+    pub fn with_pruning(pruning: Pruning) -> Machine {
+        Machine {
+            pruning,
+            ..Machine::default()
+        }
+    }
+
+    /// The pending runaway, if a run exceeded the budget (see [`Machine::take_runaway`]).
+    pub fn runaway(&self) -> Option<Runaway> {
+        self.runaway
+    }
+
+    /// The runaway found since the last call, if any. While one is pending every run returns
+    /// at once without options, so a caller that generates many runs stops quickly.
+    pub fn take_runaway(&mut self) -> Option<Runaway> {
+        self.runaway.take()
+    }
+
     fn prepare(&mut self, pos: &Position, from: Cell) {
         let n = pos.cells.len();
+        self.work = 0;
+        self.budget = work_budget();
+        self.halt = false;
+        if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
+            self.dead.clear();
+            self.open.clear();
+            self.seen.clear();
+        }
         self.cells.clear();
         self.cells.extend_from_slice(&pos.cells);
         self.cells[from as usize] = Occupant::EMPTY;
@@ -137,6 +260,8 @@ impl Machine {
         self.visited.resize(n, false);
         self.visited[from as usize] = true;
         self.caps.clear();
+        self.prev.clear();
+        self.fps.clear();
         if self.stamp.len() != n {
             self.stamp = vec![0; n];
             self.slot = vec![0; n];
@@ -254,6 +379,9 @@ impl Machine {
         mode: Mode,
         out: &mut Options,
     ) {
+        if self.runaway.is_some() {
+            return;
+        }
         self.prepare(pos, from);
         let piece = &rules.pieces[kind as usize];
         let cx = Ctx {
@@ -270,6 +398,31 @@ impl Machine {
             origin: from,
         };
         self.run(&cx, out, 0, from, false, StoneEffect::None, false);
+        if self.halt && self.runaway.is_none() {
+            // Only the budget leaves `halt` set after a run.
+            self.runaway = Some(Runaway {
+                kind,
+                side,
+                cell: from,
+            });
+        }
+        self.halt = false;
+    }
+
+    /// Whether a path may not enter `c`: a cell visited before, or for a free walk only the
+    /// origin.
+    #[inline]
+    fn is_visited(&self, cx: &Ctx<'_>, c: Cell) -> bool {
+        if self.free {
+            c == cx.origin
+        } else {
+            self.visited[c as usize]
+        }
+    }
+
+    #[inline]
+    fn stopping(&self) -> bool {
+        self.found || self.halt
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -283,6 +436,14 @@ impl Machine {
         fx: StoneEffect,
         capleg: bool,
     ) {
+        if self.walking {
+            let mut caps = self.caps.clone();
+            caps.sort_unstable();
+            let id = self.walk_id;
+            if self.seen.insert((pc, cur, term, fx, capleg, caps), id) == Some(id) {
+                return;
+            }
+        }
         loop {
             match cx.prog.ops[pc] {
                 Op::Emit(l) => {
@@ -298,7 +459,7 @@ impl Machine {
                 }
                 Op::Split(a, b) => {
                     self.run(cx, out, a as usize, cur, term, fx, capleg);
-                    if self.found {
+                    if self.stopping() {
                         return;
                     }
                     pc = b as usize;
@@ -339,7 +500,7 @@ impl Machine {
         let side = cx.side;
         let vecs = &l.vecs[side.index()];
         for (i, &v) in vecs.iter().enumerate() {
-            if self.found {
+            if self.stopping() {
                 return;
             }
             match l.kind {
@@ -375,7 +536,7 @@ impl Machine {
                         if dist >= l.min {
                             self.land(cx, out, l, c, next);
                         }
-                        if !l.pass.has(self.bit(c, side)) || self.visited[c as usize] {
+                        if !l.pass.has(self.bit(c, side)) || self.is_visited(cx, c) {
                             break;
                         }
                     }
@@ -418,7 +579,7 @@ impl Machine {
                     let mut c = screen;
                     loop {
                         c = cx.links.link(v, c);
-                        if c == NO_CELL || self.visited[c as usize] {
+                        if c == NO_CELL || self.is_visited(cx, c) {
                             break;
                         }
                         self.land_over(cx, out, l, screen, c, next);
@@ -457,7 +618,12 @@ impl Machine {
     }
 
     fn land(&mut self, cx: &Ctx<'_>, out: &mut Options, l: &LegCode, t: Cell, next: Option<usize>) {
-        if self.visited[t as usize] {
+        if self.is_visited(cx, t) || self.halt {
+            return;
+        }
+        self.work += 1;
+        if self.work > self.budget {
+            self.halt = true;
             return;
         }
         let occ = self.cells[t as usize];
@@ -497,9 +663,26 @@ impl Machine {
         let capleg = l.can_capture();
         match next {
             None => self.accept(cx, out, t, fx, capleg),
+            Some(pc) if self.walking => {
+                // A walk may come back to its own cells; `seen` keeps it finite.
+                if self.walk_depth >= WALK_DEPTH {
+                    self.halt = true;
+                } else {
+                    self.walk_depth += 1;
+                    self.run(cx, out, pc, t, term, fx, capleg);
+                    self.walk_depth -= 1;
+                }
+            }
             Some(pc) => {
                 self.visited[t as usize] = true;
-                self.run(cx, out, pc, t, term, fx, capleg);
+                let prune = match self.pruning {
+                    Pruning::Auto => self.work > PRUNE_AFTER,
+                    Pruning::Always => true,
+                    Pruning::Never => false,
+                };
+                if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
+                    self.run(cx, out, pc, t, term, fx, capleg);
+                }
                 self.visited[t as usize] = false;
             }
         }
@@ -508,8 +691,126 @@ impl Machine {
         }
     }
 
+    /// Whether exploring the state can add nothing (see [`Machine::saturated`]): first asked
+    /// of a walk that ignores the visited cells (its answer holds for every later arrival at
+    /// the same state, so it is remembered), then of one that respects them.
+    #[allow(clippy::too_many_arguments)]
+    fn hopeless(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        pc: usize,
+        cur: Cell,
+        term: bool,
+        fx: StoneEffect,
+        capleg: bool,
+    ) -> bool {
+        let mut caps = self.caps.clone();
+        caps.sort_unstable();
+        let key = (pc, cur, term, fx, capleg, caps);
+        if self.dead.contains(&key) {
+            return true;
+        }
+        let results = match cx.mode {
+            Mode::Moves => out.moves.len(),
+            Mode::Range => self.range.len(),
+            Mode::Attack => 0,
+        };
+        if self.open.get(&key) != Some(&results) {
+            self.free = true;
+            let dead = self.saturated(cx, out, pc, cur, term, fx, capleg);
+            self.free = false;
+            if dead {
+                self.dead.insert(key);
+                return true;
+            }
+            self.open.insert(key, results);
+        }
+        self.saturated(cx, out, pc, cur, term, fx, capleg)
+    }
+
+    /// Whether exploring the state (`pc` on `cur`, the current board and visited cells) can
+    /// add nothing: a walk from it that ignores its own revisits (so it reaches every result a
+    /// real path could, and maybe more) finds only results already known. Found by running the
+    /// program in walking mode, which stops at the first unknown result.
+    #[allow(clippy::too_many_arguments)]
+    fn saturated(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        pc: usize,
+        cur: Cell,
+        term: bool,
+        fx: StoneEffect,
+        capleg: bool,
+    ) -> bool {
+        self.walking = true;
+        self.walk_depth = 0;
+        self.walk_id = self.walk_id.wrapping_add(1);
+        if self.walk_id == 0 {
+            self.seen.clear();
+            self.walk_id = 1;
+        }
+        self.run(cx, out, pc, cur, term, fx, capleg);
+        self.walking = false;
+        let budget_spent = self.work > self.budget;
+        let open = self.halt;
+        self.halt = budget_spent;
+        !open
+    }
+
+    /// Whether a walk's result is already among the options (for a capturing leg, with its
+    /// mark); in attack mode, whether it misses the goal.
+    fn known(&mut self, cx: &Ctx<'_>, out: &Options, to: Cell, capleg: bool) -> bool {
+        match cx.mode {
+            Mode::Attack => !match self.goal {
+                Goal::Cell(c) => self.caps.contains(&c),
+                Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
+                Goal::None => false,
+            },
+            Mode::Range => self.stamp[to as usize] == self.epoch,
+            Mode::Moves => {
+                self.sort_caps();
+                self.find(out, to)
+                    .is_some_and(|i| out.moves[i].capturing_leg || !capleg)
+            }
+        }
+    }
+
+    /// Copies the captured cells, sorted, into `sorted`, and their fingerprint into `fp`.
+    fn sort_caps(&mut self) {
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.caps);
+        self.sorted.sort_unstable();
+        self.fp = self.sorted.iter().fold(self.sorted.len() as u64, |h, &c| {
+            (h ^ u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        });
+    }
+
+    /// The option that lands on `to` capturing exactly `sorted`, if found already.
+    fn find(&self, out: &Options, to: Cell) -> Option<usize> {
+        if self.stamp[to as usize] != self.epoch {
+            return None;
+        }
+        let mut i = self.slot[to as usize];
+        while i != u32::MAX {
+            let m = &out.moves[i as usize];
+            if self.fps[i as usize] == self.fp && out.captures(m) == &self.sorted[..] {
+                return Some(i as usize);
+            }
+            i = self.prev[i as usize];
+        }
+        None
+    }
+
     fn accept(&mut self, cx: &Ctx<'_>, out: &mut Options, to: Cell, fx: StoneEffect, capleg: bool) {
         if to == cx.origin {
+            return;
+        }
+        if self.walking {
+            if !self.known(cx, out, to, capleg) {
+                self.halt = true;
+            }
             return;
         }
         if cx.mode == Mode::Attack {
@@ -527,36 +828,21 @@ impl Machine {
             }
             return;
         }
-        if self.caps.is_empty() {
-            if self.stamp[to as usize] == self.epoch {
-                let m = &mut out.moves[self.slot[to as usize] as usize];
-                m.capturing_leg |= capleg;
-                return;
-            }
-            self.stamp[to as usize] = self.epoch;
-            self.slot[to as usize] = out.moves.len() as u32;
-            out.moves.push(MoveOption {
-                to,
-                cap_start: out.captures.len() as u32,
-                cap_len: 0,
-                stone: fx,
-                capturing_leg: capleg,
-            });
+        self.sort_caps();
+        if let Some(i) = self.find(out, to) {
+            out.moves[i].capturing_leg |= capleg;
             return;
         }
-        self.sorted.clear();
-        self.sorted.extend_from_slice(&self.caps);
-        self.sorted.sort_unstable();
-        for m in out.moves.iter_mut() {
-            if m.to == to
-                && m.cap_len as usize == self.sorted.len()
-                && out.captures[m.cap_start as usize..(m.cap_start + m.cap_len) as usize]
-                    == self.sorted[..]
-            {
-                m.capturing_leg |= capleg;
-                return;
-            }
-        }
+        // Options with the same destination are chained, newest first.
+        let i = out.moves.len() as u32;
+        self.prev.push(if self.stamp[to as usize] == self.epoch {
+            self.slot[to as usize]
+        } else {
+            u32::MAX
+        });
+        self.fps.push(self.fp);
+        self.stamp[to as usize] = self.epoch;
+        self.slot[to as usize] = i;
         let start = out.captures.len() as u32;
         out.captures.extend_from_slice(&self.sorted);
         out.moves.push(MoveOption {

@@ -177,8 +177,10 @@ fn xiangqi_generals_may_not_face_each_other() {
     // Moving the general to the e-file would face the enemy general on an open file.
     let m = moves(&x, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
     assert!(!has(&m, "d1-e1") && has(&m, "d1-d2"));
-    // A piece between them may not step aside.
-    let m = moves(&x, "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1");
+    // A piece between them may not step aside. (A cannon, which does not attack the enemy
+    // general without a screen: with a rook there, the side not to move would be in check.)
+    let m = moves(&x, "4k4/9/9/9/4C4/9/9/9/9/4K4 w - - 0 1");
+    assert!(has(&m, "e6-e7") && has(&m, "e6-e2"), "{m:?}");
     assert!(
         m.iter()
             .filter(|t| t.starts_with("e6"))
