@@ -157,6 +157,18 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
                     );
                 }
                 k = k.saturating_add(n);
+                if k > cells.len() {
+                    return fail(
+                        Field::Board,
+                        (off + start, off + j),
+                        format!(
+                            "rank {}: `{}` runs past the end of the rank, which has {} cells",
+                            r + 1,
+                            &rank_text[start..j],
+                            cells.len()
+                        ),
+                    );
+                }
             } else {
                 let occ = if let Some(p) = rules
                     .pieces
@@ -187,7 +199,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
                 if let Some(&c) = cells.get(k) {
                     pos.cells[c as usize] = occ;
                 }
-                k += 1;
+                k = k.saturating_add(1);
                 j += ch.len_utf8();
             }
         }

@@ -1022,12 +1022,23 @@ impl<'s> Loader<'s> {
             Err(e) => {
                 let start = self.content_start(span_of(&def.setup.position));
                 let (a, b) = e.range.unwrap_or((0, text.len()));
+                let (message, help) = if e.field == notation::Field::Legality {
+                    (
+                        format!("the starting position cannot be played: {}", e.message),
+                        "give a start that the rules allow: one royal piece a side, the side to move's opponent not in check",
+                    )
+                } else {
+                    (
+                        format!("the starting position does not fit the board: {e}"),
+                        "write the starting array as position text: ranks from the highest, only the cells each rank has",
+                    )
+                };
                 self.problem(
                     "setup",
                     (start + a, start + b.max(a + 1).min(text.len().max(a))),
-                    format!("the starting position does not fit the board: {e}"),
+                    message,
                     "here",
-                    "write the starting array as position text: ranks from the highest, only the cells each rank has",
+                    help,
                 );
                 return None;
             }

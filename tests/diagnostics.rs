@@ -91,3 +91,6 @@ fn every_bundled_variant_is_valid() {
             .unwrap_or_else(|e| panic!("{name}: {}", diagnostic_text(&e)));
     }
 }
+broken!(too_large, ["too_large"]);
+broken!(deep_nesting, ["dsl_syntax"]);
+broken!(check_position, ["setup"]);
