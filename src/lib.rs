@@ -35,6 +35,7 @@ pub mod position;
 pub mod render;
 pub mod rulebook;
 mod schema;
+pub mod selfcheck;
 pub mod variant;
 pub mod vm;
 

@@ -1,0 +1,18 @@
+//! Position text for every bundled variant: round trip, legal turns, move text round trip,
+//! play and undo restoring the position and its hash. The first byte picks the variant.
+#![no_main]
+use std::sync::OnceLock;
+
+static RULES: OnceLock<Vec<bulwark::Ruleset>> = OnceLock::new();
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let rules = RULES.get_or_init(bulwark::selfcheck::bundled);
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    if let Ok(text) = std::str::from_utf8(rest)
+        && let Err(e) = bulwark::selfcheck::position_text(&rules[pick as usize % rules.len()], text)
+    {
+        panic!("{e}");
+    }
+});

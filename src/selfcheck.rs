@@ -1,0 +1,127 @@
+//! Invariants over untrusted text, each a function that returns what went wrong instead of
+//! asserting: the fuzz targets in `fuzz/` panic on an `Err`, and the regression tests in
+//! `tests/fuzz_regressions.rs` run the same functions over every input the fuzzers kept. That
+//! an input is rejected is fine; a panic, a hang or a broken invariant is not.
+
+use crate::game::Game;
+use crate::variant::BUNDLED;
+use crate::{Occupant, Position, Ruleset, Side, notation, render};
+
+/// At most this many turns of one position are played and taken back (a Bollwerk position
+/// has thousands; a sample keeps one fuzz iteration fast).
+const TURN_SAMPLE: usize = 16;
+
+/// A variant file: loading answers; a loaded variant plays its start position and draws
+/// every piece's diagram on the central cell of an empty board.
+pub fn variant_text(text: &str) -> Result<(), String> {
+    let Ok(rules) = Ruleset::from_source("fuzz.toml", text) else {
+        return Ok(());
+    };
+    let setup = notation::write_position(&rules, &rules.setup);
+    position_text(&rules, &setup)?;
+    let centre = rules.topo.cells().nth(rules.topo.len() / 2).unwrap_or(0);
+    for k in 0..rules.pieces.len() {
+        let mut pos = Position::empty(
+            rules.topo.len(),
+            rules.stones.iter().map(|s| s.supply).collect(),
+        );
+        pos.cells[centre as usize] = Occupant::piece(Side::White, k as u8);
+        match render::diagram(&rules, &pos, centre) {
+            Ok(d) => {
+                let _ = render::diagram_text(&rules, &pos, &d);
+            }
+            Err(render::DiagramError::Runaway(_)) => {}
+            Err(e) => return Err(format!("diagram of piece {k}: {e}")),
+        }
+    }
+    Ok(())
+}
+
+/// A piece definition, put into a small variant as the second piece's movement: it loads or
+/// is rejected with problems; loaded, its options are listed from every cell of the board.
+pub fn definition(def: &str) -> Result<(), String> {
+    let text = format!(
+        "[game]\nname = \"Fuzz\"\n\n[board]\nfiles = [\"a\", \"b\", \"c\", \"d\", \"e\"]\nranks = 5\nmask = \"\"\"\n#####\n#####\n#####\n#####\n#####\n\"\"\"\n\n[regions.home]\nwhite = \"a1-e1\"\nblack = \"a5-e5\"\n\n[stones.wall]\nsymbol = \"#\"\nsupply = 2\nclass = \"block-like\"\n\n[stones.flag]\nsymbol = \"~\"\nsupply = 1\nclass = \"arrow-like\"\ncollectable = true\n\n[pieces.guard]\nletter = \"G\"\nmoves = \"step(forward) capture\"\n\n[pieces.subject]\nletter = \"X\"\nmoves = '''{}'''\n\n[setup]\nposition = \"g1g1g/1#1~1/G1X1g/5/G3G w\"\n",
+        def.replace("'''", "")
+    );
+    if text.len() > 20_000 {
+        return Ok(());
+    }
+    match Ruleset::from_source("fuzz.toml", &text) {
+        Err(e) if e.problems.is_empty() => Err("rejected without a problem".into()),
+        Err(_) => Ok(()),
+        Ok(rules) => {
+            let setup = notation::write_position(&rules, &rules.setup);
+            position_text(&rules, &setup)
+        }
+    }
+}
+
+/// Position text for a variant: read, or rejected with a message; read, it is written back
+/// to text that reads as the same position; its legal turns each have a move text that reads
+/// back as the same turn; playing and taking back a turn restores the position and its hash,
+/// and the incremental hash equals the hash computed from scratch.
+pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
+    let Ok(pos) = notation::parse_position(rules, text) else {
+        return Ok(());
+    };
+    let written = notation::write_position(rules, &pos);
+    let again = notation::parse_position(rules, &written)
+        .map_err(|e| format!("`{written}` (written from `{text}`) does not read back: {e}"))?;
+    if again != pos {
+        return Err(format!(
+            "`{text}` reads differently after writing as `{written}`"
+        ));
+    }
+    let mut game = Game::new(rules, pos.clone());
+    let Ok(turns) = game.legal_turns() else {
+        return Ok(());
+    };
+    if game.runaway().is_some() {
+        return Ok(());
+    }
+    let step = (turns.len() / TURN_SAMPLE).max(1);
+    for t in turns.iter().step_by(step) {
+        let mt = notation::turn_text(rules, t);
+        let back = notation::parse_turn(&mut game, &mt)
+            .map_err(|e| format!("`{mt}` in `{text}` does not read back: {e}"))?;
+        if &back != t {
+            return Err(format!("`{mt}` in `{text}` reads back as another turn"));
+        }
+        let before = game.hash();
+        game.play(t);
+        if game.hash() != rules.zobrist.hash(&game.pos) {
+            return Err(format!(
+                "hash after `{mt}` in `{text}` is not the position's"
+            ));
+        }
+        game.undo();
+        if game.pos != pos || game.hash() != before {
+            return Err(format!(
+                "undo of `{mt}` in `{text}` does not restore the position"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Move text in the start position of a variant: read as a legal turn (whose own text then
+/// reads back as it) or rejected with a reason.
+pub fn move_text(rules: &Ruleset, text: &str) -> Result<(), String> {
+    let mut game = Game::start(rules);
+    if let Ok(t) = notation::parse_turn(&mut game, text) {
+        let legal = game.legal_turns().unwrap_or_default();
+        if !legal.contains(&t) {
+            return Err(format!("`{text}` was read as a turn that is not legal"));
+        }
+    }
+    Ok(())
+}
+
+/// The bundled variants, loaded.
+pub fn bundled() -> Vec<Ruleset> {
+    BUNDLED
+        .iter()
+        .filter_map(|(name, _)| Ruleset::load_named(name).ok())
+        .collect()
+}
