@@ -7,7 +7,7 @@
 //! runs in the same benchmark on the same machine.
 
 use bulwark::Ruleset;
-use bulwark::game::Game;
+use bulwark::play::Game;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn bench(c: &mut Criterion) {

@@ -8,7 +8,7 @@
 //! cargo bench --bench movegen
 
 use bulwark::vm::{Machine, Options, Pruning};
-use bulwark::{Position, Ruleset, notation};
+use bulwark::{Position, Ruleset, text};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -38,7 +38,7 @@ fn all_ranges(rules: &Ruleset, pos: &Position, vm: &mut Machine) -> usize {
 fn bench(c: &mut Criterion) {
     let rules = Ruleset::bollwerk178();
     let start = rules.setup.clone();
-    let crowded = notation::parse_position(&rules, CROWDED.trim()).expect("crowded position");
+    let crowded = text::parse_position(&rules, CROWDED.trim()).expect("crowded position");
     let mut vm = Machine::new();
     let mut opts = Options::default();
     for (name, pos) in [("start", &start), ("crowded", &crowded)] {
@@ -55,7 +55,7 @@ const CLUSTER: &str = "1/10/10/10/10/3@1^1^1^2/2^^^^^^^@@1/3^1^1^1^2/2rkeqsmcan1
 
 fn chains(c: &mut Criterion) {
     let rules = Ruleset::bollwerk178();
-    let pos = notation::parse_position(&rules, CLUSTER).expect("cluster position");
+    let pos = text::parse_position(&rules, CLUSTER).expect("cluster position");
     let spy = rules.topo.parse_cell("C5").expect("cell");
     let mut g = c.benchmark_group("dense Spy chain");
     g.sample_size(10);

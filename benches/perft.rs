@@ -3,15 +3,15 @@
 //!
 //! cargo bench --bench perft
 
-use bulwark::game::Game;
-use bulwark::{Ruleset, notation};
+use bulwark::play::Game;
+use bulwark::{Ruleset, text};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const CROWDED: &str = include_str!("../tests/positions/crowded-midgame.txt");
 
 fn bench(c: &mut Criterion) {
     let rules = Ruleset::bollwerk178();
-    let crowded = notation::parse_position(&rules, CROWDED.trim()).expect("crowded position");
+    let crowded = text::parse_position(&rules, CROWDED.trim()).expect("crowded position");
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, pos) in [("start", rules.setup.clone()), ("crowded", crowded)] {

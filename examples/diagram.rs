@@ -6,15 +6,13 @@
 //! cargo run --example diagram -- examples/spy-three-captures.toml D6 "1/10/10/10/10/12/12/12/12/12/12/12/3Sg1q1r3/10/10/10/10/1 w"
 //! ```
 
-use bulwark::{Ruleset, notation, render};
+use bulwark::{Ruleset, text, view};
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // The first argument is a variant when it is a bundled name or a file that exists.
     let variant = match args.first() {
-        Some(a)
-            if a.ends_with(".toml") || bulwark::variant::BUNDLED.iter().any(|(n, _)| n == a) =>
-        {
+        Some(a) if a.ends_with(".toml") || bulwark::load::BUNDLED.iter().any(|(n, _)| n == a) => {
             args.remove(0)
         }
         _ => "bollwerk178".to_string(),
@@ -22,7 +20,7 @@ fn main() {
     let rules = match Ruleset::load_named(&variant) {
         Ok(r) => r,
         Err(e) => {
-            eprint!("{}", render::diagnostic_text(&e));
+            eprint!("{}", view::diagnostic_text(&e));
             std::process::exit(1);
         }
     };
@@ -31,7 +29,7 @@ fn main() {
         std::process::exit(2);
     };
     let pos = match args.get(1) {
-        Some(text) => notation::parse_position(&rules, text).unwrap_or_else(|e| {
+        Some(text) => text::parse_position(&rules, text).unwrap_or_else(|e| {
             eprintln!("bad position: {e}");
             std::process::exit(1);
         }),
@@ -41,13 +39,13 @@ fn main() {
         eprintln!("bad cell: {e}");
         std::process::exit(1);
     });
-    match render::diagram(&rules, &pos, cell) {
-        Ok(d) => print!("{}", render::diagram_text(&rules, &pos, &d)),
-        Err(render::DiagramError::NoPiece) => {
+    match view::diagram(&rules, &pos, cell) {
+        Ok(d) => print!("{}", view::diagram_text(&rules, &pos, &d)),
+        Err(view::DiagramError::NoPiece) => {
             eprintln!("no piece on {}", rules.topo.name(cell));
             std::process::exit(1);
         }
-        Err(render::DiagramError::Runaway(r)) => {
+        Err(view::DiagramError::Runaway(r)) => {
             eprintln!("{}", r.message(&rules));
             std::process::exit(1);
         }

@@ -1,7 +1,7 @@
 //! Board topology: which cells exist, their names, colours, named regions, and the link tables
 //! that the move interpreter walks. The board knows no pieces.
 
-use std::fmt;
+pub use crate::core::Side;
 
 /// A dense index of an existing cell, numbered rank by rank from the lowest rank and, within a
 /// rank, from the lowest file.
@@ -9,47 +9,6 @@ pub type Cell = u16;
 
 /// Marks "no cell" in link tables.
 pub const NO_CELL: Cell = Cell::MAX;
-
-/// One of the two sides. White moves first and starts at the bottom (low ranks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Side {
-    /// The first player (upper-case letters).
-    White,
-    /// The second player (lower-case letters).
-    Black,
-}
-
-impl Side {
-    /// Both sides, White first.
-    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
-
-    /// 0 for White, 1 for Black.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other side.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// `white` or `black`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A set of cells as a bit set.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-mod play;
+mod terminal;
 
-use bulwark::game::Game;
-use bulwark::notation::{self, PositionError};
-use bulwark::render;
-use bulwark::variant::LoadError;
+use bulwark::load::LoadError;
+use bulwark::play::Game;
+use bulwark::text::{self, PositionError};
+use bulwark::view;
 use bulwark::{Position, Ruleset};
 use clap::{Parser, Subcommand, ValueEnum};
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
@@ -197,7 +197,7 @@ fn no_runaway(game: &Game<'_>) -> Result<(), ExitCode> {
 }
 
 fn fail(d: &dyn Diagnostic) -> ExitCode {
-    eprint!("{}", render::diagnostic_text(d));
+    eprint!("{}", view::diagnostic_text(d));
     ExitCode::from(1)
 }
 
@@ -208,7 +208,7 @@ fn load(variant: Option<&str>) -> Result<Ruleset, ExitCode> {
 fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
     match text {
         None => Ok(rules.setup.clone()),
-        Some(t) => notation::parse_position(rules, t).map_err(|e: PositionError| {
+        Some(t) => text::parse_position(rules, t).map_err(|e: PositionError| {
             fail(&InputError {
                 message: format!("bad --position: {e}"),
                 src: NamedSource::new("--position", t.to_string()),
@@ -221,7 +221,7 @@ fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
 
 /// The shape of the variant's position text, for help texts.
 fn position_help(rules: &Ruleset) -> String {
-    use bulwark::variant::PositionField as F;
+    use bulwark::rules::PositionField as F;
     let mut shape = String::from("BOARD SIDE");
     for f in &rules.fields {
         shape.push(' ');
@@ -237,7 +237,7 @@ fn position_help(rules: &Ruleset) -> String {
     format!(
         "position text of {} is {shape} (ranks from the highest, `/` between them); its start: {}",
         rules.name,
-        notation::write_position(rules, &rules.setup)
+        text::write_position(rules, &rules.setup)
     )
 }
 
@@ -247,8 +247,8 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             let rules = load(None)?;
             let pos = &rules.setup;
             outln!("{}: start position, {} to move\n", rules.name, pos.side);
-            out!("{}", render::board_text(&rules, pos));
-            outln!("\n{}\n", notation::write_position(&rules, pos));
+            out!("{}", view::board_text(&rules, pos));
+            outln!("\n{}\n", text::write_position(&rules, pos));
             outln!("pieces:");
             for p in &rules.pieces {
                 outln!(
@@ -312,9 +312,9 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                     help: "name a cell of the board, e.g. G7".into(),
                 })
             })?;
-            let d = match render::diagram(&rules, &pos, cell) {
+            let d = match view::diagram(&rules, &pos, cell) {
                 Ok(d) => d,
-                Err(render::DiagramError::NoPiece) => {
+                Err(view::DiagramError::NoPiece) => {
                     return Err(fail(&InputError {
                         message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
                         src: NamedSource::new("--at", at.clone()),
@@ -323,12 +323,12 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                             .into(),
                     }));
                 }
-                Err(render::DiagramError::Runaway(r)) => return Err(runaway(&rules, r)),
+                Err(view::DiagramError::Runaway(r)) => return Err(runaway(&rules, r)),
             };
             match format {
-                Format::Text => out!("{}", render::diagram_text(&rules, &pos, &d)),
-                Format::Json => outln!("{}", render::diagram_json(&rules, &d)),
-                Format::Svg => out!("{}", render::diagram_svg(&rules, &pos, &d)),
+                Format::Text => out!("{}", view::diagram_text(&rules, &pos, &d)),
+                Format::Json => outln!("{}", view::diagram_json(&rules, &d)),
+                Format::Svg => out!("{}", view::diagram_svg(&rules, &pos, &d)),
             }
             Ok(())
         }
@@ -350,7 +350,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 if written.is_err() {
                     return;
                 }
-                let text = notation::turn_text(&rules, t);
+                let text = text::turn_text(&rules, t);
                 written = if json {
                     let sep = if first { "" } else { "," };
                     emit(format_args!("{sep}{}", serde_json::Value::String(text)))
@@ -387,7 +387,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                     game.undo();
                     no_runaway(&game)?;
                     if !json {
-                        outln!("{} {n}", notation::turn_text(&rules, t));
+                        outln!("{} {n}", text::turn_text(&rules, t));
                     }
                     total += n;
                 }
@@ -417,7 +417,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
         }) => {
             let rules = load(variant.as_deref())?;
             let pos = position(&rules, ptext.as_deref())?;
-            play::run(
+            terminal::run(
                 &rules,
                 pos,
                 [white == Player::Computer, black == Player::Computer],
@@ -438,14 +438,14 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                         eprintln!("error: cannot read scenario file {}: {e}", path.display());
                         ExitCode::from(1)
                     })?;
-                    bulwark::rulebook::parse_scenarios(&text).map_err(|e| {
+                    bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
                         eprintln!("error: scenario file {}: {e}", path.display());
                         ExitCode::from(1)
                     })?
                 }
-                None => bulwark::rulebook::bundled_scenarios(name),
+                None => bulwark::view::rulebook::bundled_scenarios(name),
             };
-            match bulwark::rulebook::write_rulebook(&rules, &list, &out) {
+            match bulwark::view::rulebook::write_rulebook(&rules, &list, &out) {
                 Ok(files) => {
                     outln!(
                         "wrote {} files to {} (open {})",

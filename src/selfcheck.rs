@@ -3,9 +3,10 @@
 //! `tests/fuzz_regressions.rs` run the same functions over every input the fuzzers kept. That
 //! an input is rejected is fine; a panic, a hang or a broken invariant is not.
 
-use crate::game::Game;
-use crate::variant::BUNDLED;
-use crate::{Occupant, Position, Ruleset, Side, notation, render};
+use crate::load::BUNDLED;
+use crate::play::Game;
+use crate::view as render;
+use crate::{Occupant, Position, Ruleset, Side, text};
 
 /// At most this many turns of one position are played and taken back (a Bollwerk position
 /// has thousands; a sample keeps one fuzz iteration fast).
@@ -17,7 +18,7 @@ pub fn variant_text(text: &str) -> Result<(), String> {
     let Ok(rules) = Ruleset::from_source("fuzz.toml", text) else {
         return Ok(());
     };
-    let setup = notation::write_position(&rules, &rules.setup);
+    let setup = text::write_position(&rules, &rules.setup);
     position_text(&rules, &setup)?;
     let centre = rules.topo.cells().nth(rules.topo.len() / 2).unwrap_or(0);
     for k in 0..rules.pieces.len() {
@@ -51,7 +52,7 @@ pub fn definition(def: &str) -> Result<(), String> {
         Err(e) if e.problems.is_empty() => Err("rejected without a problem".into()),
         Err(_) => Ok(()),
         Ok(rules) => {
-            let setup = notation::write_position(&rules, &rules.setup);
+            let setup = text::write_position(&rules, &rules.setup);
             position_text(&rules, &setup)
         }
     }
@@ -62,11 +63,11 @@ pub fn definition(def: &str) -> Result<(), String> {
 /// back as the same turn; playing and taking back a turn restores the position and its hash,
 /// and the incremental hash equals the hash computed from scratch.
 pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
-    let Ok(pos) = notation::parse_position(rules, text) else {
+    let Ok(pos) = text::parse_position(rules, text) else {
         return Ok(());
     };
-    let written = notation::write_position(rules, &pos);
-    let again = notation::parse_position(rules, &written)
+    let written = text::write_position(rules, &pos);
+    let again = text::parse_position(rules, &written)
         .map_err(|e| format!("`{written}` (written from `{text}`) does not read back: {e}"))?;
     if again != pos {
         return Err(format!(
@@ -82,8 +83,8 @@ pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
     }
     let step = (turns.len() / TURN_SAMPLE).max(1);
     for t in turns.iter().step_by(step) {
-        let mt = notation::turn_text(rules, t);
-        let back = notation::parse_turn(&mut game, &mt)
+        let mt = text::turn_text(rules, t);
+        let back = text::parse_turn(&mut game, &mt)
             .map_err(|e| format!("`{mt}` in `{text}` does not read back: {e}"))?;
         if &back != t {
             return Err(format!("`{mt}` in `{text}` reads back as another turn"));
@@ -109,7 +110,7 @@ pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
 /// reads back as it) or rejected with a reason.
 pub fn move_text(rules: &Ruleset, text: &str) -> Result<(), String> {
     let mut game = Game::start(rules);
-    if let Ok(t) = notation::parse_turn(&mut game, text) {
+    if let Ok(t) = text::parse_turn(&mut game, text) {
         let legal = game.legal_turns().unwrap_or_default();
         if !legal.contains(&t) {
             return Err(format!("`{text}` was read as a turn that is not legal"));

@@ -9,7 +9,7 @@ use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::compile::{CaptureMode, Filter, LegCode, Op, Program};
 use crate::dsl::LegKind;
 use crate::position::{Occupant, Position};
-use crate::variant::{Region, Ruleset};
+use crate::rules::{Region, Ruleset};
 
 /// What a move does to a stone on its destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -763,17 +763,22 @@ impl Machine {
     /// mark); in attack mode, whether it misses the goal.
     fn known(&mut self, cx: &Ctx<'_>, out: &Options, to: Cell, capleg: bool) -> bool {
         match cx.mode {
-            Mode::Attack => !match self.goal {
-                Goal::Cell(c) => self.caps.contains(&c),
-                Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
-                Goal::None => false,
-            },
+            Mode::Attack => !self.hits_goal(to),
             Mode::Range => self.stamp[to as usize] == self.epoch,
             Mode::Moves => {
                 self.sort_caps();
                 self.find(out, to)
                     .is_some_and(|i| out.moves[i].capturing_leg || !capleg)
             }
+        }
+    }
+
+    /// Whether the path ending on `to` captures what the attack query looks for.
+    fn hits_goal(&self, to: Cell) -> bool {
+        match self.goal {
+            Goal::Cell(c) => self.caps.contains(&c),
+            Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
+            Goal::None => false,
         }
     }
 
@@ -814,11 +819,7 @@ impl Machine {
             return;
         }
         if cx.mode == Mode::Attack {
-            self.found |= match self.goal {
-                Goal::Cell(c) => self.caps.contains(&c),
-                Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
-                Goal::None => false,
-            };
+            self.found |= self.hits_goal(to);
             return;
         }
         if cx.mode == Mode::Range {

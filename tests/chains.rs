@@ -9,7 +9,7 @@
 mod common;
 
 use bulwark::vm::{Machine, Options, Pruning};
-use bulwark::{Cell, Position, Ruleset, notation};
+use bulwark::{Cell, Position, Ruleset, text};
 use proptest::prelude::*;
 
 /// Every option as (destination, captured cells, capturing leg, stone effect), sorted.
@@ -52,7 +52,7 @@ const CLUSTER: &str = "1/10/10/10/10/3@1^1^1^2/2^^^^^^^@@1/3^1^1^1^2/2rkeqsmcan1
 #[test]
 fn b16_b31_spy_in_a_dense_cluster_answers() {
     let rules = common::rules();
-    let pos = notation::parse_position(rules, CLUSTER).unwrap();
+    let pos = text::parse_position(rules, CLUSTER).unwrap();
     let at = rules.topo.parse_cell("C5").unwrap();
     let auto = run(rules, &pos, at, Pruning::Auto);
     let always = run(rules, &pos, at, Pruning::Always);
@@ -67,7 +67,7 @@ fn b16_b31_spy_in_a_dense_cluster_answers() {
     assert!(auto.0.iter().any(|o| o.1.len() == 2));
     assert!(auto.0.iter().all(|o| o.1.len() <= 2));
     // The whole turn list of that position is generated too.
-    let mut game = bulwark::game::Game::new(rules, pos);
+    let mut game = bulwark::play::Game::new(rules, pos);
     assert!(game.count_turns() > 0);
     assert_eq!(game.runaway(), None);
 }
@@ -125,7 +125,7 @@ fn board(size: usize, moves: &str) -> Ruleset {
         files.join(", ")
     );
     Ruleset::from_source("chains.toml", &text)
-        .unwrap_or_else(|e| panic!("{}", bulwark::render::diagnostic_text(&e)))
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
 }
 
 /// Definitions `check` accepts whose paths are exponentially many: each answers, with exactly

@@ -2,8 +2,8 @@
 //! pieces and legality, checkmate and stalemate results, castling, en passant, promotion,
 //! confining regions, the facing generals, lame leapers and the cannon; FEN both ways.
 
-use bulwark::game::{Game, Reason};
-use bulwark::notation::{parse_position, parse_turn, turn_text, write_position};
+use bulwark::play::{Game, Reason};
+use bulwark::text::{parse_position, parse_turn, turn_text, write_position};
 use bulwark::{Ruleset, Side};
 
 fn chess() -> Ruleset {

@@ -3,9 +3,9 @@
 //! a span into the file and a help text, and one run reports all of them.
 
 use bulwark::Ruleset;
-use bulwark::render::diagnostic_text;
+use bulwark::view::diagnostic_text;
 
-fn load(name: &str) -> (String, bulwark::variant::VariantErrors) {
+fn load(name: &str) -> (String, bulwark::load::VariantErrors) {
     let path = format!("{}/tests/broken/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("fixture");
     let err = Ruleset::from_source(&format!("broken/{name}.toml"), &text)
@@ -13,7 +13,7 @@ fn load(name: &str) -> (String, bulwark::variant::VariantErrors) {
     (text, err)
 }
 
-fn codes(e: &bulwark::variant::VariantErrors) -> Vec<String> {
+fn codes(e: &bulwark::load::VariantErrors) -> Vec<String> {
     e.problems
         .iter()
         .map(|p| p.code.trim_start_matches("bulwark::variant::").to_string())
@@ -86,7 +86,7 @@ fn the_base_fixture_is_valid() {
 
 #[test]
 fn every_bundled_variant_is_valid() {
-    for (name, text) in bulwark::variant::BUNDLED {
+    for (name, text) in bulwark::load::BUNDLED {
         Ruleset::from_source(name, text)
             .unwrap_or_else(|e| panic!("{name}: {}", diagnostic_text(&e)));
     }

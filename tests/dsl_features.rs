@@ -3,7 +3,7 @@
 //! rides that pass over some occupants, and assertions on regions.
 
 use bulwark::vm::{Machine, Options};
-use bulwark::{Ruleset, notation, render};
+use bulwark::{Ruleset, text, view};
 
 fn variant(pieces: &str, extra: &str) -> Ruleset {
     let text = format!(
@@ -52,11 +52,11 @@ position = "8/8/8/8/8/8/8/8 w"
 "##
     );
     Ruleset::from_source("test.toml", &text)
-        .unwrap_or_else(|e| panic!("{}", render::diagnostic_text(&e)))
+        .unwrap_or_else(|e| panic!("{}", view::diagnostic_text(&e)))
 }
 
 fn options(rules: &Ruleset, position: &str, at: &str) -> Vec<String> {
-    let pos = notation::parse_position(rules, position).unwrap();
+    let pos = text::parse_position(rules, position).unwrap();
     let mut vm = Machine::new();
     let mut o = Options::default();
     vm.moves(rules, &pos, rules.topo.parse_cell(at).unwrap(), &mut o);

@@ -3,7 +3,7 @@
 //! whole picture.
 
 mod common;
-use bulwark::render::Mark;
+use bulwark::view::Mark;
 use common::*;
 
 fn check(name: &str, at: &str, letter: char, mc: usize, m: usize) -> String {

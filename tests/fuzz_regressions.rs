@@ -84,7 +84,7 @@ fn move_text_inputs() {
 fn the_invariants_hold_on_ordinary_input() {
     let rules = selfcheck::bundled();
     for r in &rules {
-        let start = bulwark::notation::write_position(r, &r.setup);
+        let start = bulwark::text::write_position(r, &r.setup);
         selfcheck::position_text(r, &start).unwrap();
     }
     selfcheck::move_text(&rules[0], "F4-F5").unwrap();

@@ -4,8 +4,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 
-use bulwark::game::Game;
-use bulwark::{Ruleset, notation};
+use bulwark::play::Game;
+use bulwark::{Ruleset, text};
 
 fn bulwark(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bulwark"))
@@ -107,7 +107,7 @@ fn more_than_32_castlings_are_a_diagnostic() {
 #[test]
 fn a_huge_digit_run_is_refused_not_wrapped() {
     let rules = Ruleset::bollwerk178();
-    let e = notation::parse_position(
+    let e = text::parse_position(
         &rules,
         "1/10/10/10/10/12/12/12/12/12/12/12/12/10/10/10/4A5/99999999999999999999999GG w",
     )
@@ -138,21 +138,21 @@ fn chess_positions_need_one_king_a_side() {
         ("4k3/8/8/8/8/8/8/8 w - - 0 1", "white has 0 royal"),
         ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "white has 2 royal"),
     ] {
-        let e = notation::parse_position(&c, fen).unwrap_err();
+        let e = text::parse_position(&c, fen).unwrap_err();
         assert!(e.message.contains(what), "{fen}: {e}");
     }
     let x = Ruleset::load_named("xiangqi").unwrap();
-    let e = notation::parse_position(&x, "9/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err();
+    let e = text::parse_position(&x, "9/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err();
     assert!(e.message.contains("black has 0 royal"), "{e}");
 }
 
 #[test]
 fn the_side_not_to_move_may_not_be_in_check() {
     let c = chess();
-    let e = notation::parse_position(&c, "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+    let e = text::parse_position(&c, "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
     assert!(e.message.contains("attacked"), "{e}");
     // The same with Black to move is an ordinary check.
-    let pos = notation::parse_position(&c, "4k3/4R3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    let pos = text::parse_position(&c, "4k3/4R3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
     assert!(Game::new(&c, pos).in_check());
 }
 
@@ -165,17 +165,17 @@ fn an_en_passant_cell_must_follow_a_two_cell_step() {
         "4k3/8/8/4pP2/8/8/8/4K3 w - d6 0 1",
         "4k3/8/4p3/4pP2/8/8/8/4K3 w - e6 0 1",
     ] {
-        let e = notation::parse_position(&c, fen).unwrap_err();
+        let e = text::parse_position(&c, fen).unwrap_err();
         assert!(e.message.contains("en-passant"), "{fen}: {e}");
     }
     // A real one.
-    let pos = notation::parse_position(&c, "4k3/8/8/4pP2/8/8/8/4K3 w - e6 0 1").unwrap();
+    let pos = text::parse_position(&c, "4k3/8/8/4pP2/8/8/8/4K3 w - e6 0 1").unwrap();
     let mut g = Game::new(&c, pos);
     let texts: Vec<String> = g
         .legal_turns()
         .unwrap()
         .iter()
-        .map(|t| notation::turn_text(&c, t))
+        .map(|t| text::turn_text(&c, t))
         .collect();
     assert!(texts.contains(&"f5-e6xe5".to_string()), "{texts:?}");
 }
@@ -184,23 +184,23 @@ fn an_en_passant_cell_must_follow_a_two_cell_step() {
 fn counters_and_supplies_at_their_limits_round_trip_and_never_wrap() {
     let c = chess();
     let fen = "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 4294967295";
-    let pos = notation::parse_position(&c, fen).unwrap();
-    assert_eq!(notation::write_position(&c, &pos), fen);
+    let pos = text::parse_position(&c, fen).unwrap();
+    assert_eq!(text::write_position(&c, &pos), fen);
     let mut g = Game::new(&c, pos);
     for t in ["e1-e2", "e8-e7"] {
-        let turn = notation::parse_turn(&mut g, t).unwrap();
+        let turn = text::parse_turn(&mut g, t).unwrap();
         g.play(&turn);
     }
     assert_eq!(
-        notation::write_position(&c, &g.pos),
+        text::write_position(&c, &g.pos),
         "8/4k3/8/8/8/8/4K3/8 w - - 4294967295 4294967295"
     );
-    assert!(notation::parse_position(&c, "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 1").is_err());
+    assert!(text::parse_position(&c, "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 1").is_err());
     // A supply at the top of its range is written back as read.
     let b = Ruleset::bollwerk178();
     let text = "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/10/GGGGGGGGGG/NEKRQSRMC1/4A5/1 w ^4294967295~1#10%1@3/^10~1#10%1@3 -";
-    let pos = notation::parse_position(&b, text).unwrap();
-    assert_eq!(notation::write_position(&b, &pos), text);
+    let pos = text::parse_position(&b, text).unwrap();
+    assert_eq!(text::write_position(&b, &pos), text);
 }
 
 #[test]
@@ -211,17 +211,17 @@ fn a_castling_whose_king_lands_on_its_partners_cell_moves_both() {
         "king-to = \"g1\"\nrook = \"g1\"\nrook-to = \"f1\"\nempty = \"f1\"",
     );
     let c = Ruleset::from_source("c960.toml", &text).unwrap();
-    let pos = notation::parse_position(&c, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1").unwrap();
+    let pos = text::parse_position(&c, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1").unwrap();
     let mut g = Game::new(&c, pos);
-    let t = notation::parse_turn(&mut g, "e1-g1").unwrap();
+    let t = text::parse_turn(&mut g, "e1-g1").unwrap();
     g.play(&t);
     assert_eq!(
-        notation::write_position(&c, &g.pos),
+        text::write_position(&c, &g.pos),
         "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
     );
     g.undo();
     assert_eq!(
-        notation::write_position(&c, &g.pos),
+        text::write_position(&c, &g.pos),
         "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1"
     );
 }
@@ -365,7 +365,7 @@ fn oversized_input_is_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("larger than"));
     let big = "1/".repeat(600_000);
-    let e = notation::parse_position(&Ruleset::bollwerk178(), &big).unwrap_err();
+    let e = text::parse_position(&Ruleset::bollwerk178(), &big).unwrap_err();
     assert!(e.message.contains("limit"), "{e}");
 }
 
@@ -377,7 +377,7 @@ fn thousands_of_problems_are_summarised() {
     }
     let e = Ruleset::from_source("many.toml", &text).unwrap_err();
     assert!(e.problems.len() > 1000);
-    let shown = bulwark::render::diagnostic_text(&e);
+    let shown = bulwark::view::diagnostic_text(&e);
     assert!(
         shown.contains("the first 50 are shown"),
         "{}",

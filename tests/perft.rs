@@ -1,8 +1,8 @@
 //! Perft: leaf counts of the legal turn tree, read from `tests/perft/*.perft` (each number's
 //! source is given in its file). Deep counts marked `ignored` run with `cargo test -- --ignored`.
 
-use bulwark::game::Game;
-use bulwark::{Ruleset, notation};
+use bulwark::play::Game;
+use bulwark::{Ruleset, text};
 
 struct Case {
     file: String,
@@ -60,8 +60,8 @@ fn run(ignored: bool) {
         let variant = c.file.trim_end_matches(".perft");
         let rules = Ruleset::load_named(variant)
             .unwrap_or_else(|_| panic!("{}: no bundled variant {variant}", c.file));
-        let pos = notation::parse_position(&rules, &c.position)
-            .unwrap_or_else(|e| panic!("{}: {e}", c.file));
+        let pos =
+            text::parse_position(&rules, &c.position).unwrap_or_else(|e| panic!("{}: {e}", c.file));
         let mut g = Game::new(&rules, pos);
         let hash = g.hash();
         assert_eq!(
@@ -92,7 +92,7 @@ fn perft_data_files_deep() {
 #[test]
 fn divide_adds_up_to_perft() {
     let rules = Ruleset::bollwerk178();
-    let pos = notation::parse_position(
+    let pos = text::parse_position(
         &rules,
         "1/10/10/3ng5/10/12/12/5S6/12/12/6q5/12/12/10/4NG4/10/10/1 w ^1~0#0%0@0/^0~0#0%0@1 -",
     )

@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use bulwark::game::Game;
-use bulwark::{Ruleset, notation};
+use bulwark::play::Game;
+use bulwark::{Ruleset, text};
 use proptest::prelude::*;
 
 const CROWDED: &str = include_str!("positions/crowded-midgame.txt");
@@ -21,7 +21,7 @@ fn playout(start: &str, choices: &[usize]) {
 }
 
 fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
-    let pos = notation::parse_position(r, start.trim()).unwrap();
+    let pos = text::parse_position(r, start.trim()).unwrap();
     let mut g = Game::new(r, pos);
     let mut texts_before = Vec::new();
     let mut hashes_before = Vec::new();
@@ -31,36 +31,36 @@ fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
         let mut texts = HashSet::new();
         let mut effects = HashSet::new();
         for t in &turns {
-            let text = notation::turn_text(r, t);
+            let text = text::turn_text(r, t);
             assert!(texts.insert(text.clone()), "duplicate text {text}");
             assert!(effects.insert(t.clone()), "duplicate effect {text}");
         }
         // Parsing is slow for 15000 turns; check a sample spread over the list.
         for t in turns.iter().step_by((turns.len() / 40).max(1)) {
-            let text = notation::turn_text(r, t);
-            let back = notation::parse_turn(&mut g, &text).unwrap_or_else(|e| panic!("{e}"));
+            let text = text::turn_text(r, t);
+            let back = text::parse_turn(&mut g, &text).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(&back, t, "{text}");
         }
         let t = &turns[choice % turns.len()];
-        texts_before.push(notation::write_position(r, &g.pos));
+        texts_before.push(text::write_position(r, &g.pos));
         hashes_before.push(g.hash());
         g.play(t);
         assert_eq!(
             g.hash(),
             r.zobrist.hash(&g.pos),
             "incremental hash after {}",
-            notation::turn_text(r, t)
+            text::turn_text(r, t)
         );
-        let text = notation::write_position(r, &g.pos);
+        let text = text::write_position(r, &g.pos);
         assert_eq!(
-            notation::parse_position(r, &text).as_ref(),
+            text::parse_position(r, &text).as_ref(),
             Ok(&g.pos),
             "position text round trip"
         );
     }
     while let Some(text) = texts_before.pop() {
         assert!(g.undo());
-        assert_eq!(notation::write_position(r, &g.pos), text);
+        assert_eq!(text::write_position(r, &g.pos), text);
         assert_eq!(g.hash(), hashes_before.pop().unwrap());
     }
     assert!(!g.undo());

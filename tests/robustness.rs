@@ -1,8 +1,8 @@
 //! Bad input never panics: random definition text, position text, move text and variant files
 //! (the tiny fixture with random damage) are all answered with an error or a result.
 
-use bulwark::game::Game;
-use bulwark::{Ruleset, dsl, notation};
+use bulwark::play::Game;
+use bulwark::{Ruleset, dsl, text};
 use proptest::prelude::*;
 
 fn bollwerk() -> &'static Ruleset {
@@ -57,15 +57,15 @@ proptest! {
 
     #[test]
     fn position_text_never_panics(text in "[1-9a-zA-Z/^~#%@ wb-]{0,80}") {
-        let _ = notation::parse_position(bollwerk(), &text);
+        let _ = text::parse_position(bollwerk(), &text);
         let chess = Ruleset::load_named("chess").unwrap();
-        let _ = notation::parse_position(&chess, &text);
+        let _ = text::parse_position(&chess, &text);
     }
 
     #[test]
     fn move_text_never_panics(text in "[A-La-l0-9x!=^~#%@QN-]{0,14}") {
         let mut g = Game::start(bollwerk());
-        let _ = notation::parse_turn(&mut g, &text);
+        let _ = text::parse_turn(&mut g, &text);
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! The rulebook's diagrams: every scenario of `tests/rulebook/*.toml` (a position, a cell, the
+//! The rulebook's diagrams: every scenario of `variants/*.scenarios.toml` (a position, a cell, the
 //! rulings it shows and a caption) as a text and an SVG snapshot; and the generated rulebook.
 
-use bulwark::render::{self, Mark};
-use bulwark::rulebook::{self, Scenario};
-use bulwark::{Ruleset, variant};
+use bulwark::view::rulebook::{self, Scenario};
+use bulwark::view::{self, Mark};
+use bulwark::{Ruleset, load};
 
 fn scenarios() -> Vec<Scenario> {
     rulebook::bundled_scenarios("bollwerk178")
@@ -24,12 +24,12 @@ fn every_scenario_as_text_and_svg() {
         let text = format!(
             "{}\n\n{}",
             s.caption.trim(),
-            render::diagram_text(&rules, &p.pos, &p.diagram)
+            view::diagram_text(&rules, &p.pos, &p.diagram)
         );
         insta::assert_snapshot!(format!("{}-text", s.name), text);
         insta::assert_snapshot!(
             format!("{}-svg", s.name),
-            render::diagram_svg(&rules, &p.pos, &p.diagram)
+            view::diagram_svg(&rules, &p.pos, &p.diagram)
         );
     }
 }
@@ -92,7 +92,7 @@ fn captions_match_the_diagrams() {
 
 #[test]
 fn the_rulebook_is_written_for_every_bundled_variant_and_links_every_file() {
-    for (name, _) in variant::BUNDLED {
+    for (name, _) in load::BUNDLED {
         let rules = Ruleset::load_named(name).unwrap();
         let dir =
             std::env::temp_dir().join(format!("bulwark-rulebook-{name}-{}", std::process::id()));

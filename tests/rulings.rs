@@ -3,7 +3,7 @@
 //! scenario diagrams are also snapshotted.
 
 mod common;
-use bulwark::render::Mark;
+use bulwark::view::Mark;
 use common::*;
 
 fn has(opts: &[String], o: &str) -> bool {

@@ -2,8 +2,8 @@
 
 mod common;
 use bulwark::Side;
-use bulwark::game::{Game, Reason};
-use bulwark::notation::{parse_turn, write_position};
+use bulwark::play::{Game, Reason};
+use bulwark::text::{parse_turn, write_position};
 use common::*;
 
 fn has(v: &[String], t: &str) -> bool {
@@ -274,7 +274,7 @@ fn b62_a_side_without_a_piece_move_loses() {
         (Some(Side::White), Reason::Immobilized)
     );
     // With the setting turned off (a file edit), Black places stones instead.
-    let text = bulwark::variant::BUNDLED[0]
+    let text = bulwark::load::BUNDLED[0]
         .1
         .replace("immobilized = \"loses\"", "immobilized = \"ignored\"");
     let tweak = bulwark::Ruleset::from_source("tweak.toml", &text).unwrap();
@@ -306,7 +306,7 @@ fn move_text_round_trips_and_errors_say_why() {
         assert!(e.reason.contains(why), "{text}: {}", e.reason);
     }
     let t = parse_turn(&mut g, "f4-f5").unwrap();
-    assert_eq!(bulwark::notation::turn_text(r, &t), "F4-F5");
+    assert_eq!(bulwark::text::turn_text(r, &t), "F4-F5");
     g.play(&t);
     assert_eq!(
         write_position(r, &g.pos),

@@ -2,17 +2,17 @@
 //! their diagrams differ from the reference exactly where the tweak says.
 
 mod common;
-use bulwark::render::{self, Mark};
-use bulwark::{Ruleset, notation};
+use bulwark::view::{self, Mark};
+use bulwark::{Ruleset, text};
 
 fn load(path: &str) -> Ruleset {
     Ruleset::load_named(&format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap_or_else(|e| panic!("{}", render::diagnostic_text(&e)))
+        .unwrap_or_else(|e| panic!("{}", view::diagnostic_text(&e)))
 }
 
 fn captures(rules: &Ruleset, position: &str, at: &str) -> Vec<String> {
-    let pos = notation::parse_position(rules, position).unwrap();
-    let d = render::diagram(rules, &pos, rules.topo.parse_cell(at).unwrap()).unwrap();
+    let pos = text::parse_position(rules, position).unwrap();
+    let d = view::diagram(rules, &pos, rules.topo.parse_cell(at).unwrap()).unwrap();
     let mut v: Vec<String> = d
         .cells_with(Mark::Capture)
         .into_iter()

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use bulwark::render::{self, Diagram, Mark};
+use bulwark::view::{self, Diagram, Mark};
 use bulwark::vm::{Machine, Options};
 use bulwark::{Position, Ruleset, Side};
 
@@ -52,12 +52,12 @@ pub fn pos(placements: &str) -> Position {
 /// The diagram of the piece on `at`.
 pub fn diagram(p: &Position, at: &str) -> Diagram {
     let r = rules();
-    render::diagram(r, p, r.topo.parse_cell(at).expect("cell")).expect("a piece on that cell")
+    view::diagram(r, p, r.topo.parse_cell(at).expect("cell")).expect("a piece on that cell")
 }
 
 /// The text rendering of the diagram of the piece on `at`.
 pub fn text(p: &Position, at: &str) -> String {
-    render::diagram_text(rules(), p, &diagram(p, at))
+    view::diagram_text(rules(), p, &diagram(p, at))
 }
 
 /// Sorted names of the cells with a mark.
@@ -91,23 +91,23 @@ pub fn options(p: &Position, at: &str) -> Vec<String> {
 /// Every legal turn of the side to move, as move text, sorted.
 pub fn turns(p: &Position) -> Vec<String> {
     let r = rules();
-    let mut g = bulwark::game::Game::new(r, p.clone());
+    let mut g = bulwark::play::Game::new(r, p.clone());
     let mut v: Vec<String> = g
         .legal_turns()
         .unwrap_or_default()
         .iter()
-        .map(|t| bulwark::notation::turn_text(r, t))
+        .map(|t| bulwark::text::turn_text(r, t))
         .collect();
     v.sort();
     v
 }
 
 /// Plays the turns given as move text, panicking on an illegal one.
-pub fn play<'r>(p: &Position, moves: &[&str]) -> bulwark::game::Game<'r> {
+pub fn play<'r>(p: &Position, moves: &[&str]) -> bulwark::play::Game<'r> {
     let r: &'r Ruleset = rules();
-    let mut g = bulwark::game::Game::new(r, p.clone());
+    let mut g = bulwark::play::Game::new(r, p.clone());
     for m in moves {
-        let t = bulwark::notation::parse_turn(&mut g, m).unwrap_or_else(|e| panic!("{e}"));
+        let t = bulwark::text::parse_turn(&mut g, m).unwrap_or_else(|e| panic!("{e}"));
         g.play(&t);
     }
     g

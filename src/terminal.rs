@@ -3,8 +3,8 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use bulwark::game::Game;
-use bulwark::{Position, Ruleset, notation, render};
+use bulwark::play::Game;
+use bulwark::{Position, Ruleset, text, view};
 
 /// A small deterministic generator for the computer's choices.
 struct Rng(u64);
@@ -76,8 +76,8 @@ fn game_loop(
     let mut played = 0u32;
     loop {
         writeln!(out)?;
-        write!(out, "{}", render::board_text(rules, &game.pos))?;
-        writeln!(out, "{}", notation::write_position(rules, &game.pos))?;
+        write!(out, "{}", view::board_text(rules, &game.pos))?;
+        writeln!(out, "{}", text::write_position(rules, &game.pos))?;
         let turns = game.legal_turns();
         if let Some(r) = game.runaway() {
             return Err(Stop::Runaway(r));
@@ -99,11 +99,7 @@ fn game_loop(
         let side = game.pos.side;
         if computer[side.index()] {
             let t = &turns[rng.below(turns.len())];
-            writeln!(
-                out,
-                "{side} (computer) plays {}",
-                notation::turn_text(rules, t)
-            )?;
+            writeln!(out, "{side} (computer) plays {}", text::turn_text(rules, t))?;
             game.play(t);
             played += 1;
             continue;
@@ -125,10 +121,7 @@ fn game_loop(
                 return Ok(());
             }
             "moves" => {
-                let texts: Vec<String> = turns
-                    .iter()
-                    .map(|t| notation::turn_text(rules, t))
-                    .collect();
+                let texts: Vec<String> = turns.iter().map(|t| text::turn_text(rules, t)).collect();
                 writeln!(out, "{}", texts.join(" "))?;
             }
             "undo" => {
@@ -145,7 +138,7 @@ fn game_loop(
                     writeln!(out, "nothing to undo")?;
                 }
             }
-            text => match notation::parse_turn(&mut game, text) {
+            text => match text::parse_turn(&mut game, text) {
                 Ok(t) => {
                     game.play(&t);
                     played += 1;

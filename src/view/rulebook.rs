@@ -9,13 +9,14 @@ use serde::Deserialize;
 
 use crate::board::{Cell, Side};
 use crate::position::{Occupant, Position};
-use crate::variant::Ruleset;
-use crate::{notation, render};
+use crate::rules::Ruleset;
+use crate::text;
+use crate::view as render;
 
 /// Scenario files bundled with the bundled variants, by variant name.
 pub const BUNDLED_SCENARIOS: &[(&str, &str)] = &[(
     "bollwerk178",
-    include_str!("../tests/rulebook/bollwerk178.toml"),
+    include_str!("../../variants/bollwerk178.scenarios.toml"),
 )];
 
 /// One rulebook diagram as data.
@@ -72,7 +73,7 @@ pub struct Prepared {
 
 /// Checks a scenario against the rules: the position reads, the cell holds a piece.
 pub fn prepare(rules: &Ruleset, s: &Scenario) -> Result<Prepared, String> {
-    let pos = notation::parse_position(rules, &s.position)
+    let pos = text::parse_position(rules, &s.position)
         .map_err(|e| format!("scenario {}: {e}", s.name))?;
     let at = rules
         .topo

@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 
 use crate::board::{Cell, Side};
-use crate::game::{self, PlaceEffect};
-use crate::notation::occupant_char;
+use crate::play::{self, PlaceEffect};
 use crate::position::Position;
-use crate::variant::Ruleset;
+use crate::rules::Ruleset;
+use crate::text::occupant_char;
 use crate::vm::{Machine, Options, StoneEffect};
 
 /// A diagram mark, in the order of SPEC.md's table.
@@ -159,7 +159,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
             continue;
         }
         for k in 0..rules.stones.len() as u8 {
-            marks[c as usize] |= match game::placement(rules, pos, side, kind, k, c) {
+            marks[c as usize] |= match play::placement(rules, pos, side, kind, k, c) {
                 Some(PlaceEffect::Stone) => Mark::Place.bit(),
                 Some(PlaceEffect::Explode) => Mark::Bomb.bit(),
                 Some(PlaceEffect::Capture) => Mark::ArrowCapture.bit(),

@@ -1,329 +1,27 @@
 //! Variant files: TOML text → [`VariantDef`] (as read) → [`Ruleset`] (checked and compiled).
 //! Every problem found is reported, each as a miette diagnostic with a span into the file.
+//!
+//! The loader is the top of the engine: it reads the file with the help of every layer below
+//! it (the DSL, the compiler, position text, the position checks of play) and is the only
+//! code that knows TOML.
 
-use std::fmt;
+mod diagnostics;
+pub mod format;
+mod schema;
 
 use indexmap::IndexMap;
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
-use serde::Deserialize;
+use miette::NamedSource;
 use toml::Spanned;
 
-use crate::board::{Cell, CellSet, LinkTable, Side, Topology};
+pub use self::diagnostics::{LoadError, Problem, VariantErrors};
+pub use self::format::*;
+use crate::board::{CellSet, LinkTable, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
+use crate::core::Side;
 use crate::dsl;
-use crate::notation;
 use crate::position::Position;
-
-/// The bundled variant files, by name.
-pub const BUNDLED: &[(&str, &str)] = &[
-    ("bollwerk178", include_str!("../variants/bollwerk178.toml")),
-    ("chess", include_str!("../variants/chess.toml")),
-    ("xiangqi", include_str!("../variants/xiangqi.toml")),
-];
-
-// ---------------------------------------------------------------------------------------------
-// The file as read.
-
-/// A variant file as read, before any check.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct VariantDef {
-    /// `[game]`.
-    pub game: GameDef,
-    /// `[board]`.
-    pub board: BoardDef,
-    /// `[regions.NAME]`: side-relative cell sets.
-    #[serde(default)]
-    pub regions: IndexMap<Spanned<String>, RegionDef>,
-    /// `[directions]`: extra named direction sets.
-    #[serde(default)]
-    pub directions: IndexMap<Spanned<String>, DirectionList>,
-    /// `[stones.NAME]`.
-    #[serde(default)]
-    pub stones: IndexMap<Spanned<String>, StoneDef>,
-    /// `[pieces.NAME]`.
-    pub pieces: IndexMap<Spanned<String>, PieceDef>,
-    /// `[setup]`.
-    pub setup: SetupDef,
-    /// `[placement]`.
-    #[serde(default)]
-    pub placement: PlacementDef,
-    /// `[end]`.
-    #[serde(default)]
-    pub end: EndDef,
-    /// `[notation]`.
-    #[serde(default)]
-    pub notation: NotationDef,
-    /// `[[castling]]`.
-    #[serde(default)]
-    pub castling: Vec<CastlingDef>,
-}
-
-/// `[end]`: how the game ends (RULINGS B-60 … B-62).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct EndDef {
-    /// A side wins when, after its turn, one of its pieces stands in this region
-    /// (`enemy NAME`).
-    pub occupy: Option<Spanned<String>>,
-    /// `loses` (default) or `ignored`: a side left without pieces.
-    pub no_pieces: Option<Spanned<String>>,
-    /// `loses` (default) or `ignored`: a side that starts its turn without a piece move.
-    pub immobilized: Option<Spanned<String>>,
-    /// With royal pieces: `loses` (default) for the side checkmated.
-    pub checkmate: Option<Spanned<String>>,
-    /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
-    pub stalemate: Option<Spanned<String>>,
-}
-
-/// `[notation]`: the position text's fields after BOARD SIDE.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct NotationDef {
-    /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`,
-    /// `fullmove`.
-    pub fields: Option<Spanned<Vec<String>>>,
-}
-
-/// `[[castling]]`: one castling move, declared cell by cell.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct CastlingDef {
-    /// `white` or `black`.
-    pub side: Spanned<String>,
-    /// Its letter in the castling field of position text (upper case for White).
-    pub letter: Spanned<String>,
-    /// The royal piece's cell.
-    pub king: Spanned<String>,
-    /// Destination of the royal piece.
-    pub king_to: Spanned<String>,
-    /// The partner's cell.
-    pub rook: Spanned<String>,
-    /// Destination of the partner.
-    pub rook_to: Spanned<String>,
-    /// Cells that must be empty.
-    pub empty: Spanned<String>,
-    /// Cells that must not be attacked.
-    pub safe: Spanned<String>,
-}
-
-/// A declared direction set: `[[file step, rank step], …]`.
-pub type DirectionList = Spanned<Vec<Spanned<Vec<i64>>>>;
-
-/// `[game]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct GameDef {
-    /// Display name.
-    pub name: Spanned<String>,
-    /// One paragraph about the game.
-    #[serde(default)]
-    pub description: String,
-}
-
-/// `[board]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct BoardDef {
-    /// File labels from the lowest file.
-    pub files: Spanned<Vec<Spanned<String>>>,
-    /// Number of ranks.
-    pub ranks: Spanned<i64>,
-    /// One line per rank from the highest: `#` a cell, `.` no cell.
-    pub mask: Spanned<String>,
-    /// Optional check of the number of cells.
-    pub cells: Option<Spanned<i64>>,
-    /// How cells are coloured: `chequered` (the default) or `plain`.
-    pub colours: Option<Spanned<String>>,
-}
-
-/// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RegionDef {
-    /// White's cells.
-    pub white: Spanned<String>,
-    /// Black's cells.
-    pub black: Spanned<String>,
-}
-
-/// `[stones.NAME]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct StoneDef {
-    /// Display name.
-    pub name: Option<String>,
-    /// One character in position text.
-    pub symbol: Spanned<String>,
-    /// Stones of this kind each side starts with.
-    pub supply: Spanned<i64>,
-    /// Occupant class (`arrow-like`, `block-like`, …), usable in filters.
-    pub class: Spanned<String>,
-    /// Every piece may land on it and collects it into its supply.
-    #[serde(default)]
-    pub collectable: bool,
-    /// Stone kinds that this stone, placed on them, blows up: both leave the game.
-    #[serde(default)]
-    pub explodes: Vec<Spanned<String>>,
-    /// Enemy piece kinds that this stone, placed on them, captures; the stone stays.
-    #[serde(default)]
-    pub captures: Vec<Spanned<String>>,
-    /// Piece kinds that cannot capture by placing this stone.
-    #[serde(default)]
-    pub captures_not_by: Vec<Spanned<String>>,
-    /// Placing this stone in the region (`enemy NAME`) wins at once.
-    pub wins_on: Option<Spanned<String>>,
-}
-
-/// `[pieces.NAME]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct PieceDef {
-    /// Display name.
-    pub name: Option<String>,
-    /// One letter in position text (upper case; Black uses lower case).
-    pub letter: Spanned<String>,
-    /// The rulings this definition implements, for documentation.
-    #[serde(default)]
-    pub rulings: Vec<String>,
-    /// Movement, in the piece DSL.
-    pub moves: Spanned<String>,
-    /// Placement range, in the piece DSL; the movement when absent.
-    pub range: Option<Spanned<String>>,
-    /// Most stones it may place in one turn (default 1).
-    pub stones_per_turn: Option<Spanned<i64>>,
-    /// Stone kinds it may remove from its range instead of placing.
-    #[serde(default)]
-    pub removes: Vec<Spanned<String>>,
-    /// No turn may leave a royal piece of the mover attacked.
-    #[serde(default)]
-    pub royal: bool,
-    /// A two-cell straight move leaves an en-passant cell behind; its captures may take there.
-    #[serde(default)]
-    pub en_passant: bool,
-    /// The own region where it must promote.
-    pub promotes_in: Option<Spanned<String>>,
-    /// Piece kinds it may promote to.
-    #[serde(default)]
-    pub promotes_to: Vec<Spanned<String>>,
-}
-
-/// `[setup]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct SetupDef {
-    /// The starting position as position text.
-    pub position: Spanned<String>,
-}
-
-/// `[placement]`: where stones may go (RULINGS B-44).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct PlacementDef {
-    /// Regions (`own NAME` / `enemy NAME`) where no stone may be placed.
-    #[serde(default)]
-    pub forbidden: Vec<Spanned<String>>,
-    /// Regions where only the listed stone kinds may be placed.
-    #[serde(default)]
-    pub only: Vec<OnlyDef>,
-}
-
-/// One `only` rule.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct OnlyDef {
-    /// `own NAME` or `enemy NAME`.
-    pub region: Spanned<String>,
-    /// Stone kinds allowed there.
-    pub stones: Vec<Spanned<String>>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// The checked ruleset.
-
-/// A named region: its cells for each side.
-#[derive(Debug, Clone)]
-pub struct Region {
-    /// Its name.
-    pub id: String,
-    /// Cells per side (White, Black).
-    pub cells: [CellSet; 2],
-}
-
-/// A stone kind.
-#[derive(Debug, Clone)]
-pub struct StoneKind {
-    /// Its key in the file.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Position-text symbol.
-    pub symbol: char,
-    /// Starting supply per side.
-    pub supply: u32,
-    /// Occupant class.
-    pub class: String,
-    /// Collected by a piece that lands on it.
-    pub collectable: bool,
-    /// Stone kinds it blows up when placed on them.
-    pub explodes: Vec<u8>,
-    /// Enemy piece kinds it captures when placed on them.
-    pub captures: Vec<u8>,
-    /// Piece kinds that cannot capture by placing it.
-    pub captures_not_by: Vec<u8>,
-    /// Placing it in this region wins.
-    pub wins_on: Option<(Whose, u16)>,
-}
-
-/// A piece kind and its compiled programs.
-#[derive(Debug, Clone)]
-pub struct PieceKind {
-    /// Its key in the file (used in the DSL).
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Upper-case letter.
-    pub letter: char,
-    /// The rulings its definition implements.
-    pub rulings: Vec<String>,
-    /// Movement definition text.
-    pub moves_text: String,
-    /// Placement range definition text, if its own.
-    pub range_text: Option<String>,
-    /// Compiled movement.
-    pub moves: Program,
-    /// Compiled placement range.
-    pub range: Program,
-    /// Compiled capturing part of the movement (for attack tests).
-    pub attacks: Program,
-    /// Most stones per turn.
-    pub stones_per_turn: u8,
-    /// Stone kinds it may remove.
-    pub removes: Vec<u8>,
-    /// Royal: never left attacked.
-    pub royal: bool,
-    /// Takes part in en passant.
-    pub en_passant: bool,
-    /// Own region of promotion, and the kinds it may become.
-    pub promotion: Option<(u16, Vec<u8>)>,
-}
-
-/// A position-text field after BOARD SIDE.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PositionField {
-    /// Stone supplies of both sides.
-    Supplies,
-    /// The taboo cell.
-    Taboo,
-    /// Castling rights.
-    Castling,
-    /// The en-passant cell.
-    EnPassant,
-    /// Turns since the last capture or pawn move.
-    Halfmove,
-    /// The move number.
-    Fullmove,
-}
+use crate::rules::*;
+use crate::text;
 
 /// Largest variant file read, in bytes (the bundled ones are under 16 KiB).
 pub const MAX_VARIANT_BYTES: usize = 1 << 20;
@@ -334,117 +32,15 @@ pub const MAX_PROBLEMS_SHOWN: usize = 50;
 /// Most castlings a variant may declare: their rights are the bits of a `u32`.
 pub const MAX_CASTLINGS: usize = 32;
 
-/// One castling move.
-#[derive(Debug, Clone)]
-pub struct Castling {
-    /// Whose.
-    pub side: Side,
-    /// Its letter in position text.
-    pub letter: char,
-    /// Royal piece from, to.
-    pub king: (Cell, Cell),
-    /// Partner from, to.
-    pub rook: (Cell, Cell),
-    /// Must be empty.
-    pub empty: Vec<Cell>,
-    /// Must not be attacked.
-    pub safe: Vec<Cell>,
-}
-
-/// What ending without a legal turn means for the side to move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// It loses.
-    Loses,
-    /// It wins.
-    Wins,
-    /// Nobody wins.
-    Draw,
-}
-
-/// End-of-game rules.
-#[derive(Debug, Clone, Default)]
-pub struct EndRules {
-    /// A piece in this region after its side's turn wins.
-    pub occupy: Option<(Whose, u16)>,
-    /// A side without pieces loses.
-    pub no_pieces_loses: bool,
-    /// A side that starts its turn without a piece move loses.
-    pub immobilized_loses: bool,
-    /// Checkmate, for the side checkmated.
-    pub checkmate: Option<Verdict>,
-    /// Stalemate, for the side stalemated.
-    pub stalemate: Option<Verdict>,
-}
-
-/// Whose region a placement rule means, seen from the placing side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Whose {
-    /// The placing side's.
-    Own,
-    /// The opponent's.
-    Enemy,
-}
-
-/// Placement rules (RULINGS B-44).
-#[derive(Debug, Clone, Default)]
-pub struct Placement {
-    /// No stone in these regions.
-    pub forbidden: Vec<(Whose, u16)>,
-    /// Only these stone kinds in these regions.
-    pub only: Vec<(Whose, u16, Vec<u8>)>,
-}
-
-/// How the cells of a board are coloured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Colouring {
-    /// By the parity of file index + rank index, as on a chessboard (B-3).
-    Chequered,
-    /// All cells alike.
-    Plain,
-}
-
-/// A checked and compiled variant.
-#[derive(Debug, Clone)]
-pub struct Ruleset {
-    /// Display name.
-    pub name: String,
-    /// Description.
-    pub description: String,
-    /// The board.
-    pub topo: Topology,
-    /// How its cells are coloured.
-    pub colouring: Colouring,
-    /// Named regions.
-    pub regions: Vec<Region>,
-    /// Stone kinds in declaration order.
-    pub stones: Vec<StoneKind>,
-    /// Piece kinds in declaration order.
-    pub pieces: Vec<PieceKind>,
-    /// Declared direction sets.
-    pub directions: Vec<(String, Vec<(i8, i8)>)>,
-    /// Link tables of every vector the programs use.
-    pub links: LinkTable,
-    /// Stone kinds any piece collects by landing.
-    pub collectable: Filter,
-    /// The starting position.
-    pub setup: Position,
-    /// Placement rules.
-    pub placement: Placement,
-    /// End-of-game rules.
-    pub end: EndRules,
-    /// Hash keys.
-    pub zobrist: crate::game::Zobrist,
-    /// Position-text fields after BOARD SIDE.
-    pub fields: Vec<PositionField>,
-    /// Castling moves.
-    pub castlings: Vec<Castling>,
-    /// Whether any piece kind is royal.
-    pub has_royals: bool,
-    /// Per piece kind: whether its attacks can be found backwards, by running its program
-    /// from the attacked cell for the other side (plain symmetric leapers and riders).
-    pub reversible: Vec<bool>,
-}
+/// The bundled variant files, by name.
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "bollwerk178",
+        include_str!("../../variants/bollwerk178.toml"),
+    ),
+    ("chess", include_str!("../../variants/chess.toml")),
+    ("xiangqi", include_str!("../../variants/xiangqi.toml")),
+];
 
 impl Ruleset {
     /// Loads a bundled variant by name, or a file by path.
@@ -524,203 +120,6 @@ impl Ruleset {
             }),
         }
     }
-
-    /// The start position as position text.
-    pub fn setup_text(&self) -> String {
-        crate::notation::write_position(self, &self.setup)
-    }
-
-    /// The names the compiler resolved, for listings.
-    pub fn names_owned(&self) -> OwnedNames {
-        OwnedNames {
-            pieces: self.pieces.iter().map(|p| p.id.clone()).collect(),
-            stones: self.stones.iter().map(|s| s.id.clone()).collect(),
-            classes: self.stones.iter().map(|s| s.class.clone()).collect(),
-            regions: self.regions.iter().map(|r| r.id.clone()).collect(),
-            directions: self.directions.clone(),
-        }
-    }
-
-    /// The piece kind with this id, display name or letter (any case).
-    pub fn find_piece(&self, key: &str) -> Option<usize> {
-        self.pieces.iter().position(|p| {
-            p.id.eq_ignore_ascii_case(key)
-                || p.name.eq_ignore_ascii_case(key)
-                || (key.chars().count() == 1
-                    && key
-                        .chars()
-                        .next()
-                        .is_some_and(|c| c.eq_ignore_ascii_case(&p.letter)))
-        })
-    }
-
-    /// The region with this id.
-    pub fn region(&self, id: &str) -> Option<&Region> {
-        self.regions.iter().find(|r| r.id == id)
-    }
-
-    /// The colour of a cell: 0 or 1 under chequered colouring (B-3), always 0 when plain.
-    pub fn colour(&self, c: Cell) -> u8 {
-        match self.colouring {
-            Colouring::Chequered => self.topo.colour(c),
-            Colouring::Plain => 0,
-        }
-    }
-
-    /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
-    /// ignoring what stands there and the taboo cell.
-    pub fn stone_allowed(&self, side: Side, kind: u8, cell: Cell) -> bool {
-        let region_side = |w: Whose| match w {
-            Whose::Own => side,
-            Whose::Enemy => side.opponent(),
-        };
-        if self
-            .placement
-            .forbidden
-            .iter()
-            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w).index()].contains(cell))
-        {
-            return false;
-        }
-        self.placement
-            .only
-            .iter()
-            .filter(|(w, r, _)| {
-                self.regions[*r as usize].cells[region_side(*w).index()].contains(cell)
-            })
-            .all(|(_, _, kinds)| kinds.contains(&kind))
-    }
-}
-
-/// Names in owned form, from which [`Names`] borrows.
-#[derive(Debug, Clone)]
-pub struct OwnedNames {
-    pieces: Vec<String>,
-    stones: Vec<String>,
-    classes: Vec<String>,
-    regions: Vec<String>,
-    directions: Vec<(String, Vec<(i8, i8)>)>,
-}
-
-impl OwnedNames {
-    /// Borrowed view.
-    pub fn names(&self) -> Names<'_> {
-        Names {
-            pieces: &self.pieces,
-            stones: &self.stones,
-            stone_classes: &self.classes,
-            regions: &self.regions,
-            directions: &self.directions,
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Diagnostics.
-
-/// One problem in a variant file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Stable code, e.g. `bulwark::variant::duplicate_letter`.
-    pub code: String,
-    /// What is wrong.
-    pub message: String,
-    /// Where, in bytes of the file.
-    pub span: (usize, usize),
-    /// Text at the span.
-    pub label: String,
-    /// How to fix it.
-    pub help: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Problem {}
-
-impl Diagnostic for Problem {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(&self.code))
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = SourceSpan::new(self.span.0.into(), self.span.1.saturating_sub(self.span.0));
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            Some(self.label.clone()),
-            span,
-        ))))
-    }
-}
-
-/// Every problem found in one variant file.
-#[derive(Debug)]
-pub struct VariantErrors {
-    src: NamedSource<String>,
-    /// The problems in file order.
-    pub problems: Vec<Problem>,
-}
-
-impl fmt::Display for VariantErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
-        write!(
-            f,
-            "variant file {} has {n} problem{}",
-            self.src.name(),
-            if n == 1 { "" } else { "s" }
-        )?;
-        if n > MAX_PROBLEMS_SHOWN {
-            write!(f, " (the first {MAX_PROBLEMS_SHOWN} are shown)")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for VariantErrors {}
-
-impl Diagnostic for VariantErrors {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new("bulwark::variant"))
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.src)
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(
-            self.problems
-                .iter()
-                .take(MAX_PROBLEMS_SHOWN)
-                .map(|p| p as &dyn Diagnostic),
-        ))
-    }
-}
-
-/// A variant that could not be loaded.
-#[derive(Debug, thiserror::Error, Diagnostic)]
-pub enum LoadError {
-    /// The file could not be read.
-    #[error("cannot read variant file `{path}`: {message}")]
-    #[diagnostic(
-        code(bulwark::variant::io),
-        help("give a path to a variant file or a bundled name: {known}")
-    )]
-    Io {
-        /// The path given.
-        path: String,
-        /// The system's message.
-        message: String,
-        /// Bundled names.
-        known: String,
-    },
-    /// The file has problems.
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Invalid(VariantErrors),
 }
 
 fn compiler_links_vector(links: &LinkTable, v: u16) -> (i8, i8) {
@@ -823,7 +222,7 @@ impl<'s> Loader<'s> {
             }
             return None;
         }
-        let mismatches = crate::schema::check(&doc);
+        let mismatches = schema::check(&doc);
         if !mismatches.is_empty() {
             for m in mismatches {
                 self.problem("schema", m.span, m.message, m.label, m.help);
@@ -995,7 +394,8 @@ impl<'s> Loader<'s> {
                     })
             })
             .collect();
-        let zobrist = crate::game::Zobrist::new(topo.len(), stones.len(), castlings.len());
+        let zobrist =
+            crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
         let mut rules = Ruleset {
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
@@ -1017,12 +417,12 @@ impl<'s> Loader<'s> {
             reversible,
         };
         let text = def.setup.position.get_ref();
-        match notation::parse_position(&rules, text) {
+        match text::parse_position(&rules, text) {
             Ok(p) => rules.setup = p,
             Err(e) => {
                 let start = self.content_start(span_of(&def.setup.position));
                 let (a, b) = e.range.unwrap_or((0, text.len()));
-                let (message, help) = if e.field == notation::Field::Legality {
+                let (message, help) = if e.field == text::Field::Legality {
                     (
                         format!("the starting position cannot be played: {}", e.message),
                         "give a start that the rules allow: one royal piece a side, the side to move's opponent not in check",

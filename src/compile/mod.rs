@@ -2,9 +2,13 @@
 //! tables. Names (pieces, stones, classes, regions, directions) are resolved here against the
 //! variant's declarations; nothing about a particular game is known to this module.
 
+pub mod zobrist;
+
 use std::fmt::Write as _;
 
 use crate::board::{LinkTable, Side, Topology};
+pub use crate::core::Filter;
+use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
 /// Most piece kinds a variant may declare.
@@ -53,54 +57,6 @@ fn largest_repeat(n: &Node) -> Span {
         Node::Repeat { node, span, .. } if op_count(node) <= MAX_OPS => *span,
         Node::Repeat { node, .. } => largest_repeat(node),
         _ => n.span(),
-    }
-}
-
-const OWN0: u32 = 0;
-const ENEMY0: u32 = 32;
-const STONE0: u32 = 64;
-const EMPTY_BIT: u32 = 126;
-const HOLE_BIT: u32 = 127;
-
-/// An occupant filter as a bit set over occupant codes relative to the mover: own piece kinds,
-/// enemy piece kinds, stone kinds, "empty" and "no cell" (a hole in the mask or off the board).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Filter(pub u128);
-
-impl Filter {
-    /// Matches nothing.
-    pub const NONE: Filter = Filter(0);
-    /// Matches an empty cell only.
-    pub const EMPTY: Filter = Filter(1 << EMPTY_BIT);
-
-    /// Bit of an own piece kind.
-    #[inline]
-    pub fn own_bit(kind: u8) -> u32 {
-        OWN0 + kind as u32
-    }
-    /// Bit of an enemy piece kind.
-    #[inline]
-    pub fn enemy_bit(kind: u8) -> u32 {
-        ENEMY0 + kind as u32
-    }
-    /// Bit of a stone kind.
-    #[inline]
-    pub fn stone_bit(kind: u8) -> u32 {
-        STONE0 + kind as u32
-    }
-    /// Bit of an empty cell.
-    pub const EMPTY_BIT: u32 = EMPTY_BIT;
-    /// Bit of a missing cell.
-    pub const HOLE_BIT: u32 = HOLE_BIT;
-
-    /// Whether the filter holds the bit.
-    #[inline]
-    pub fn has(self, bit: u32) -> bool {
-        self.0 & (1u128 << bit) != 0
-    }
-
-    fn with(self, bit: u32) -> Filter {
-        Filter(self.0 | (1u128 << bit))
     }
 }
 

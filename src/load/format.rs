@@ -1,0 +1,220 @@
+//! The variant file as read (serde), before any check. Every value the loader checks keeps its
+//! span in the file.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A variant file as read, before any check.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VariantDef {
+    /// `[game]`.
+    pub game: GameDef,
+    /// `[board]`.
+    pub board: BoardDef,
+    /// `[regions.NAME]`: side-relative cell sets.
+    #[serde(default)]
+    pub regions: IndexMap<Spanned<String>, RegionDef>,
+    /// `[directions]`: extra named direction sets.
+    #[serde(default)]
+    pub directions: IndexMap<Spanned<String>, DirectionList>,
+    /// `[stones.NAME]`.
+    #[serde(default)]
+    pub stones: IndexMap<Spanned<String>, StoneDef>,
+    /// `[pieces.NAME]`.
+    pub pieces: IndexMap<Spanned<String>, PieceDef>,
+    /// `[setup]`.
+    pub setup: SetupDef,
+    /// `[placement]`.
+    #[serde(default)]
+    pub placement: PlacementDef,
+    /// `[end]`.
+    #[serde(default)]
+    pub end: EndDef,
+    /// `[notation]`.
+    #[serde(default)]
+    pub notation: NotationDef,
+    /// `[[castling]]`.
+    #[serde(default)]
+    pub castling: Vec<CastlingDef>,
+}
+
+/// `[end]`: how the game ends (RULINGS B-60 … B-62).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EndDef {
+    /// A side wins when, after its turn, one of its pieces stands in this region
+    /// (`enemy NAME`).
+    pub occupy: Option<Spanned<String>>,
+    /// `loses` (default) or `ignored`: a side left without pieces.
+    pub no_pieces: Option<Spanned<String>>,
+    /// `loses` (default) or `ignored`: a side that starts its turn without a piece move.
+    pub immobilized: Option<Spanned<String>>,
+    /// With royal pieces: `loses` (default) for the side checkmated.
+    pub checkmate: Option<Spanned<String>>,
+    /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
+    pub stalemate: Option<Spanned<String>>,
+}
+
+/// `[notation]`: the position text's fields after BOARD SIDE.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NotationDef {
+    /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`,
+    /// `fullmove`.
+    pub fields: Option<Spanned<Vec<String>>>,
+}
+
+/// `[[castling]]`: one castling move, declared cell by cell.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CastlingDef {
+    /// `white` or `black`.
+    pub side: Spanned<String>,
+    /// Its letter in the castling field of position text (upper case for White).
+    pub letter: Spanned<String>,
+    /// The royal piece's cell.
+    pub king: Spanned<String>,
+    /// Destination of the royal piece.
+    pub king_to: Spanned<String>,
+    /// The partner's cell.
+    pub rook: Spanned<String>,
+    /// Destination of the partner.
+    pub rook_to: Spanned<String>,
+    /// Cells that must be empty.
+    pub empty: Spanned<String>,
+    /// Cells that must not be attacked.
+    pub safe: Spanned<String>,
+}
+
+/// A declared direction set: `[[file step, rank step], …]`.
+pub type DirectionList = Spanned<Vec<Spanned<Vec<i64>>>>;
+
+/// `[game]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GameDef {
+    /// Display name.
+    pub name: Spanned<String>,
+    /// One paragraph about the game.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// `[board]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BoardDef {
+    /// File labels from the lowest file.
+    pub files: Spanned<Vec<Spanned<String>>>,
+    /// Number of ranks.
+    pub ranks: Spanned<i64>,
+    /// One line per rank from the highest: `#` a cell, `.` no cell.
+    pub mask: Spanned<String>,
+    /// Optional check of the number of cells.
+    pub cells: Option<Spanned<i64>>,
+    /// How cells are coloured: `chequered` (the default) or `plain`.
+    pub colours: Option<Spanned<String>>,
+}
+
+/// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RegionDef {
+    /// White's cells.
+    pub white: Spanned<String>,
+    /// Black's cells.
+    pub black: Spanned<String>,
+}
+
+/// `[stones.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StoneDef {
+    /// Display name.
+    pub name: Option<String>,
+    /// One character in position text.
+    pub symbol: Spanned<String>,
+    /// Stones of this kind each side starts with.
+    pub supply: Spanned<i64>,
+    /// Occupant class (`arrow-like`, `block-like`, …), usable in filters.
+    pub class: Spanned<String>,
+    /// Every piece may land on it and collects it into its supply.
+    #[serde(default)]
+    pub collectable: bool,
+    /// Stone kinds that this stone, placed on them, blows up: both leave the game.
+    #[serde(default)]
+    pub explodes: Vec<Spanned<String>>,
+    /// Enemy piece kinds that this stone, placed on them, captures; the stone stays.
+    #[serde(default)]
+    pub captures: Vec<Spanned<String>>,
+    /// Piece kinds that cannot capture by placing this stone.
+    #[serde(default)]
+    pub captures_not_by: Vec<Spanned<String>>,
+    /// Placing this stone in the region (`enemy NAME`) wins at once.
+    pub wins_on: Option<Spanned<String>>,
+}
+
+/// `[pieces.NAME]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PieceDef {
+    /// Display name.
+    pub name: Option<String>,
+    /// One letter in position text (upper case; Black uses lower case).
+    pub letter: Spanned<String>,
+    /// The rulings this definition implements, for documentation.
+    #[serde(default)]
+    pub rulings: Vec<String>,
+    /// Movement, in the piece DSL.
+    pub moves: Spanned<String>,
+    /// Placement range, in the piece DSL; the movement when absent.
+    pub range: Option<Spanned<String>>,
+    /// Most stones it may place in one turn (default 1).
+    pub stones_per_turn: Option<Spanned<i64>>,
+    /// Stone kinds it may remove from its range instead of placing.
+    #[serde(default)]
+    pub removes: Vec<Spanned<String>>,
+    /// No turn may leave a royal piece of the mover attacked.
+    #[serde(default)]
+    pub royal: bool,
+    /// A two-cell straight move leaves an en-passant cell behind; its captures may take there.
+    #[serde(default)]
+    pub en_passant: bool,
+    /// The own region where it must promote.
+    pub promotes_in: Option<Spanned<String>>,
+    /// Piece kinds it may promote to.
+    #[serde(default)]
+    pub promotes_to: Vec<Spanned<String>>,
+}
+
+/// `[setup]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SetupDef {
+    /// The starting position as position text.
+    pub position: Spanned<String>,
+}
+
+/// `[placement]`: where stones may go (RULINGS B-44).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PlacementDef {
+    /// Regions (`own NAME` / `enemy NAME`) where no stone may be placed.
+    #[serde(default)]
+    pub forbidden: Vec<Spanned<String>>,
+    /// Regions where only the listed stone kinds may be placed.
+    #[serde(default)]
+    pub only: Vec<OnlyDef>,
+}
+
+/// One `only` rule.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OnlyDef {
+    /// `own NAME` or `enemy NAME`.
+    pub region: Spanned<String>,
+    /// Stone kinds allowed there.
+    pub stones: Vec<Spanned<String>>,
+}

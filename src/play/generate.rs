@@ -1,0 +1,497 @@
+//! Turn generation and legality: every turn by the rules of movement and stones, filtered by
+//! the safety of royal pieces, and the verdict when there is none.
+
+use crate::board::Cell;
+use crate::core::{Occupant, Side};
+use crate::position::Position;
+use crate::rules::Ruleset;
+use crate::rules::Verdict;
+use crate::vm::{Machine, Options, StoneEffect};
+
+use super::apply::{apply_turn, move_pieces};
+use super::outcome::{Outcome, Reason, static_outcome};
+use super::placement::{PlaceEffect, placement};
+use super::turn::{Step, TurnView};
+
+/// Reusable buffers for turn generation: one core generates, the other checks legality.
+#[derive(Debug, Clone, Default)]
+pub struct Generator {
+    core: Core,
+    check: Core,
+    after: Position,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Core {
+    vm: Machine,
+    opts: Options,
+    attack: Options,
+    scratch: Position,
+    range: Vec<Cell>,
+    singles: Vec<(u8, Cell, bool)>,
+    removals: Vec<Cell>,
+}
+
+impl Core {
+    /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
+    /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
+    fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        let stand_in = pos
+            .at(cell)
+            .is_empty()
+            .then(|| Occupant::piece(by.opponent(), 0));
+        let mut probe = std::mem::take(&mut self.scratch);
+        let board: &Position = if let Some(o) = stand_in {
+            probe.clone_from(pos);
+            probe.cells[cell as usize] = o;
+            &probe
+        } else {
+            pos
+        };
+        let mut hit = false;
+        // Kinds whose attacks reverse: one run of their program from the attacked cell.
+        for (k, &rev) in rules.reversible.iter().enumerate() {
+            if hit {
+                break;
+            }
+            if !rev {
+                continue;
+            }
+            let attacker = Occupant::piece(by, k as u8);
+            hit = self
+                .vm
+                .captures_occupant(rules, board, cell, by.opponent(), k as u8, attacker);
+        }
+        // The others: every such piece, forwards.
+        if !hit {
+            for c in rules.topo.cells() {
+                if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k as usize])
+                    && self.vm.captures_cell(rules, board, c, cell)
+                {
+                    hit = true;
+                    break;
+                }
+            }
+        }
+        self.scratch = probe;
+        hit
+    }
+
+    /// Whether no royal piece of `side` is attacked in `pos`.
+    fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        for c in rules.topo.cells() {
+            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal)
+                && self.attacked(rules, pos, c, side.opponent())
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every turn by the rules of movement and stones, without the royal-safety filter.
+    /// Returns the count and whether any piece had a movement option.
+    fn pseudo(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> (usize, bool) {
+        let side = pos.side;
+        let mut count = 0usize;
+        let mut any_move = false;
+        for c in rules.topo.cells() {
+            let Some((s, kind)) = pos.at(c).as_piece() else {
+                continue;
+            };
+            if s != side {
+                continue;
+            }
+            let piece = &rules.pieces[kind as usize];
+            self.vm.moves(rules, pos, c, &mut self.opts);
+            any_move |= !self.opts.is_empty();
+            // Place without moving.
+            if !rules.stones.is_empty() && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+            {
+                self.range.clear();
+                self.range.extend_from_slice(self.vm.range(rules, pos, c));
+                count += self.actions(rules, pos, c, kind, None, f);
+            }
+            let opts = std::mem::take(&mut self.opts);
+            for m in &opts.moves {
+                let step = Step {
+                    to: m.to,
+                    captures: opts.captures(m),
+                    dest: m.stone,
+                };
+                count += self.after_move(rules, pos, c, kind, &step, f);
+            }
+            self.opts = opts;
+            // En passant: the piece's captures may land on the en-passant cell, taking the
+            // piece that passed over it.
+            if piece.en_passant
+                && let Some(target) = pos.ep
+            {
+                let (tf, tr) = rules.topo.coord(target);
+                let back = if side == Side::White { -1 } else { 1 };
+                if let Some(victim) = rules.topo.cell_at(tf, tr + back)
+                    && pos.at(target).is_empty()
+                    && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk as usize].en_passant)
+                {
+                    let mut probe = pos.clone();
+                    probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
+                    self.vm.moves(rules, &probe, c, &mut self.attack);
+                    let hits = self
+                        .attack
+                        .moves
+                        .iter()
+                        .any(|m| m.to == target && self.attack.captures(m) == [target]);
+                    if hits {
+                        any_move = true;
+                        let step = Step {
+                            to: target,
+                            captures: &[victim],
+                            dest: StoneEffect::None,
+                        };
+                        count += self.after_move(rules, pos, c, kind, &step, f);
+                    }
+                }
+            }
+        }
+        // Castling.
+        for (i, cst) in rules.castlings.iter().enumerate() {
+            if cst.side != side || pos.castling & (1 << i) == 0 {
+                continue;
+            }
+            let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal);
+            let rook_ok = matches!(pos.at(cst.rook.0).as_piece(), Some((s, _)) if s == side);
+            if !king_ok || !rook_ok || !cst.empty.iter().all(|&e| pos.at(e).is_empty()) {
+                continue;
+            }
+            if cst
+                .safe
+                .iter()
+                .any(|&s| self.attacked(rules, pos, s, side.opponent()))
+            {
+                continue;
+            }
+            f(&TurnView {
+                from: cst.king.0,
+                to: Some(cst.king.1),
+                captures: &[],
+                dest: StoneEffect::None,
+                place: &[],
+                remove: None,
+                promote: None,
+                castle: Some(i as u8),
+            });
+            count += 1;
+        }
+        (count, any_move)
+    }
+
+    /// The turns that make one movement: with each promotion choice, then with each stone
+    /// action from the new cell.
+    fn after_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        kind: u8,
+        step: &Step<'_>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let piece = &rules.pieces[kind as usize];
+        let promotions: &[u8] = match &piece.promotion {
+            Some((r, to)) if rules.regions[*r as usize].cells[side.index()].contains(step.to) => to,
+            _ => &[],
+        };
+        let mut count = 0;
+        for i in 0..promotions.len().max(1) {
+            let promote = promotions.get(i).copied();
+            let view = TurnView {
+                from,
+                to: Some(step.to),
+                captures: step.captures,
+                dest: step.dest,
+                place: &[],
+                remove: None,
+                promote,
+                castle: None,
+            };
+            f(&view);
+            count += 1;
+            let now = promote.unwrap_or(kind);
+            let arrived = &rules.pieces[now as usize];
+            if rules.stones.is_empty()
+                || (arrived.stones_per_turn == 0 && arrived.removes.is_empty())
+            {
+                continue;
+            }
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clone_from(pos);
+            move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
+            self.range.clear();
+            self.range
+                .extend_from_slice(self.vm.range(rules, &scratch, step.to));
+            count += self.actions(rules, &scratch, step.to, now, Some((&view, from)), f);
+            self.scratch = scratch;
+        }
+        count
+    }
+
+    /// Stone actions of the piece (kind `kind`) standing on `at` in `pos`, over `self.range`.
+    fn actions(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        at: Cell,
+        kind: u8,
+        movement: Option<(&TurnView<'_>, Cell)>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let piece = &rules.pieces[kind as usize];
+        let base = match movement {
+            Some((v, _)) => *v,
+            None => TurnView {
+                from: at,
+                to: None,
+                captures: &[],
+                dest: StoneEffect::None,
+                place: &[],
+                remove: None,
+                promote: None,
+                castle: None,
+            },
+        };
+        self.singles.clear();
+        self.removals.clear();
+        if piece.stones_per_turn > 0 {
+            for &cell in &self.range {
+                for k in 0..rules.stones.len() as u8 {
+                    if let Some(e) = placement(rules, pos, side, kind, k, cell) {
+                        self.singles.push((k, cell, e == PlaceEffect::Explode));
+                    }
+                }
+            }
+        }
+        if !piece.removes.is_empty() {
+            for &cell in &self.range {
+                if pos
+                    .at(cell)
+                    .as_stone()
+                    .is_some_and(|s| piece.removes.contains(&s))
+                {
+                    self.removals.push(cell);
+                }
+            }
+        }
+        let mut n = 0;
+        for &(k, c, _) in &self.singles {
+            f(&TurnView {
+                place: &[(k, c)],
+                ..base
+            });
+            n += 1;
+        }
+        if piece.stones_per_turn >= 2 {
+            let singles = &self.singles;
+            for i in 0..singles.len() {
+                for j in i + 1..singles.len() {
+                    let (a, b) = (singles[i], singles[j]);
+                    // Two different cells (B-45); a kind twice needs two in supply; at most one
+                    // explosion, so that the taboo stays one cell (our reading, see README).
+                    if a.1 == b.1
+                        || (a.0 == b.0 && pos.supplies[side.index()][a.0 as usize] < 2)
+                        || (a.2 && b.2)
+                    {
+                        continue;
+                    }
+                    f(&TurnView {
+                        place: &[(a.0, a.1), (b.0, b.1)],
+                        ..base
+                    });
+                    n += 1;
+                }
+            }
+        }
+        for &c in &self.removals {
+            f(&TurnView {
+                remove: Some(c),
+                ..base
+            });
+            n += 1;
+        }
+        n
+    }
+}
+
+impl Generator {
+    /// The runaway a generation ran into, if any: every generation after it is incomplete
+    /// (see [`crate::vm::Runaway`]).
+    pub fn runaway(&self) -> Option<crate::vm::Runaway> {
+        self.core.vm.runaway().or(self.check.vm.runaway())
+    }
+
+    /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
+    /// that captures on it (an empty cell is tested with a stand-in enemy piece on it).
+    pub fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        self.check.attacked(rules, pos, cell, by)
+    }
+
+    /// Whether no royal piece of `side` is attacked in `pos`.
+    pub fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        self.check.royals_safe(rules, pos, side)
+    }
+
+    /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
+    /// the number of turns, or the outcome when the side to move has no turn.
+    pub fn turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        if let Some(o) = static_outcome(rules, pos) {
+            return Err(o);
+        }
+        let side = pos.side;
+        if rules.has_royals {
+            let in_check = !self.check.royals_safe(rules, pos, side);
+            let sensitive = if in_check {
+                None
+            } else {
+                sensitive_cells(rules, pos, side)
+            };
+            let Generator { core, check, after } = self;
+            let mut n = 0;
+            core.pseudo(rules, pos, &mut |t| {
+                // Out of check, a turn that leaves every line and leg towards the royal pieces
+                // alone (and moves no royal piece) cannot expose them: no test needed.
+                let quiet = sensitive.as_ref().is_some_and(|s| {
+                    t.castle.is_none()
+                        && t.place.is_empty()
+                        && t.remove.is_none()
+                        && !s.contains(t.from)
+                        && t.to.is_none_or(|c| !s.contains(c))
+                        && t.captures.iter().all(|&c| !s.contains(c))
+                        && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k as usize].royal)
+                });
+                let legal = quiet || {
+                    after.clone_from(pos);
+                    apply_turn(rules, after, t, |_, _, _| {});
+                    check.royals_safe(rules, after, side)
+                };
+                if legal {
+                    f(t);
+                    n += 1;
+                }
+            });
+            if n == 0 {
+                let in_check = !self.check.royals_safe(rules, pos, side);
+                let (verdict, reason) = if in_check {
+                    (rules.end.checkmate, Reason::Checkmate)
+                } else {
+                    (rules.end.stalemate, Reason::Stalemate)
+                };
+                let winner = match verdict.unwrap_or(Verdict::Loses) {
+                    Verdict::Loses => Some(side.opponent()),
+                    Verdict::Wins => Some(side),
+                    Verdict::Draw => None,
+                };
+                return Err(Outcome { winner, reason });
+            }
+            return Ok(n);
+        }
+        // Immobility (B-62) is decided before any turn is reported.
+        if rules.end.immobilized_loses {
+            let core = &mut self.core;
+            let any_move = rules.topo.cells().any(|c| {
+                matches!(pos.at(c).as_piece(), Some((s, _)) if s == side) && {
+                    core.vm.moves(rules, pos, c, &mut core.opts);
+                    !core.opts.is_empty()
+                }
+            });
+            if !any_move {
+                return Err(Outcome {
+                    winner: Some(side.opponent()),
+                    reason: Reason::Immobilized,
+                });
+            }
+        }
+        let (count, any_move) = self.core.pseudo(rules, pos, &mut f);
+        if count == 0 {
+            return Err(Outcome {
+                winner: Some(side.opponent()),
+                reason: if any_move {
+                    Reason::NoTurn
+                } else {
+                    Reason::Immobilized
+                },
+            });
+        }
+        Ok(count)
+    }
+}
+
+/// The cells whose change could expose a royal piece of `side` to an attack: every cell on a
+/// line an enemy rider or hopper could attack along, and the path cells of enemy lame leaps
+/// towards it. `None` when some enemy piece attacks in ways this cannot bound (chains).
+fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate::board::CellSet> {
+    let topo = &rules.topo;
+    let enemy = side.opponent();
+    let mut set = crate::board::CellSet::new(topo.len());
+    let mut present = vec![false; rules.pieces.len()];
+    let mut royals = Vec::new();
+    for c in topo.cells() {
+        match pos.at(c).as_piece() {
+            Some((s, k)) if s == enemy => present[k as usize] = true,
+            Some((s, k)) if s == side && rules.pieces[k as usize].royal => royals.push(c),
+            _ => {}
+        }
+    }
+    for (k, piece) in rules.pieces.iter().enumerate() {
+        if !present[k] {
+            continue;
+        }
+        let prog = &piece.attacks;
+        if !prog.single_leg {
+            return None;
+        }
+        for l in prog.legs.iter().filter(|l| l.can_capture()) {
+            for (i, &v) in l.vecs[enemy.index()].iter().enumerate() {
+                let (vx, vy) = rules.links.vector(v);
+                for &r in &royals {
+                    let (kf, kr) = topo.coord(r);
+                    match l.kind {
+                        crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
+                            let mut d = 1;
+                            while let Some(c) = topo.cell_at(kf - d * vx as i32, kr - d * vy as i32)
+                            {
+                                set.insert(c);
+                                d += 1;
+                            }
+                        }
+                        crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
+                            for path in l.paths[enemy.index()].get(i).into_iter().flatten() {
+                                for &p in &path.cells {
+                                    let (px, py) = rules.links.vector(p);
+                                    if let Some(c) = topo.cell_at(
+                                        kf - vx as i32 + px as i32,
+                                        kr - vy as i32 + py as i32,
+                                    ) {
+                                        set.insert(c);
+                                    }
+                                }
+                            }
+                        }
+                        crate::dsl::LegKind::Jump => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some(set)
+}

@@ -1,0 +1,26 @@
+//! Playing: whole turns (RULINGS B-40 … B-50), generated, applied and undone with an
+//! incrementally updated hash; the end of the game (B-60 … B-62); royal pieces, castling, en
+//! passant and promotion as declared by the variant file; perft.
+//!
+//! A turn is one of: move a piece; move it and then place stones from its new cell; place
+//! stones without moving; a piece that `removes` stones may remove one instead of placing.
+//! Which stones exist, what they blow up or capture and where they win is read from the
+//! variant file.
+
+mod apply;
+mod check;
+mod game;
+mod generate;
+mod outcome;
+mod placement;
+mod turn;
+
+pub use crate::compile::zobrist::Zobrist;
+pub use apply::apply_turn;
+pub(crate) use apply::move_pieces;
+pub use check::check_position;
+pub use game::{Game, Undo};
+pub use generate::Generator;
+pub use outcome::{Outcome, Reason, static_outcome};
+pub use placement::{PlaceEffect, placement};
+pub use turn::{Action, Turn, TurnView};

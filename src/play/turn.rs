@@ -1,0 +1,110 @@
+//! Turns: the owned value, the borrowed view that generation hands out, and what a turn
+//! does with stones.
+
+use crate::board::Cell;
+use crate::vm::StoneEffect;
+
+/// What a turn does with stones after any movement.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Nothing.
+    None,
+    /// Place stones: (stone kind, cell), sorted by cell.
+    Place(Vec<(u8, Cell)>),
+    /// Remove the stone on a cell (B-46).
+    Remove(Cell),
+}
+
+/// One legal turn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Turn {
+    /// The acting piece's cell.
+    pub from: Cell,
+    /// Its destination, if it moves.
+    pub to: Option<Cell>,
+    /// Cells whose pieces the movement captures, sorted.
+    pub captures: Vec<Cell>,
+    /// What the movement does to a stone on the destination.
+    pub dest: StoneEffect,
+    /// Stones placed or removed.
+    pub action: Action,
+    /// The piece kind it promotes to on arrival.
+    pub promote: Option<u8>,
+    /// The castling (index into the variant's list) this move is.
+    pub castle: Option<u8>,
+}
+
+/// A borrowed view of a turn handed to generation callbacks.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnView<'a> {
+    /// The acting piece's cell.
+    pub from: Cell,
+    /// Its destination, if it moves.
+    pub to: Option<Cell>,
+    /// Cells it captures, sorted.
+    pub captures: &'a [Cell],
+    /// What the movement does to a stone on the destination.
+    pub dest: StoneEffect,
+    /// Stones placed.
+    pub place: &'a [(u8, Cell)],
+    /// Stone removed.
+    pub remove: Option<Cell>,
+    /// Promotion.
+    pub promote: Option<u8>,
+    /// Castling.
+    pub castle: Option<u8>,
+}
+
+impl TurnView<'_> {
+    /// An owned turn.
+    pub fn to_turn(&self) -> Turn {
+        let mut place = self.place.to_vec();
+        place.sort_by_key(|&(k, c)| (c, k));
+        Turn {
+            from: self.from,
+            to: self.to,
+            captures: self.captures.to_vec(),
+            dest: self.dest,
+            action: match (self.remove, place.is_empty()) {
+                (Some(c), _) => Action::Remove(c),
+                (None, true) => Action::None,
+                (None, false) => Action::Place(place),
+            },
+            promote: self.promote,
+            castle: self.castle,
+        }
+    }
+
+    /// The view of an owned turn.
+    pub fn of(t: &Turn) -> TurnView<'_> {
+        let (place, remove): (&[(u8, Cell)], Option<Cell>) = match &t.action {
+            Action::None => (&[], None),
+            Action::Place(l) => (l, None),
+            Action::Remove(c) => (&[], Some(*c)),
+        };
+        TurnView {
+            from: t.from,
+            to: t.to,
+            captures: &t.captures,
+            dest: t.dest,
+            place,
+            remove,
+            promote: t.promote,
+            castle: t.castle,
+        }
+    }
+}
+
+/// A movement found for a piece: destination, captures, stone effect.
+pub(crate) struct Step<'a> {
+    pub(crate) to: Cell,
+    pub(crate) captures: &'a [Cell],
+    pub(crate) dest: StoneEffect,
+}
+
+impl Turn {
+    /// The borrowed view of this turn.
+    pub fn view(&self) -> TurnView<'_> {
+        TurnView::of(self)
+    }
+}

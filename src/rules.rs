@@ -1,0 +1,290 @@
+//! The checked game description as plain data: the board, regions, stones, pieces with their
+//! compiled programs, placement, castlings and end rules, as the loader ([`crate::load`])
+//! produced them from a variant file.
+
+use crate::board::{Cell, CellSet, LinkTable, Topology};
+use crate::compile::{Filter, Names, Program};
+use crate::core::Side;
+use crate::position::Position;
+
+/// A named region: its cells for each side.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// Its name.
+    pub id: String,
+    /// Cells per side (White, Black).
+    pub cells: [CellSet; 2],
+}
+
+/// A stone kind.
+#[derive(Debug, Clone)]
+pub struct StoneKind {
+    /// Its key in the file.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Position-text symbol.
+    pub symbol: char,
+    /// Starting supply per side.
+    pub supply: u32,
+    /// Occupant class.
+    pub class: String,
+    /// Collected by a piece that lands on it.
+    pub collectable: bool,
+    /// Stone kinds it blows up when placed on them.
+    pub explodes: Vec<u8>,
+    /// Enemy piece kinds it captures when placed on them.
+    pub captures: Vec<u8>,
+    /// Piece kinds that cannot capture by placing it.
+    pub captures_not_by: Vec<u8>,
+    /// Placing it in this region wins.
+    pub wins_on: Option<(Whose, u16)>,
+}
+
+/// A piece kind and its compiled programs.
+#[derive(Debug, Clone)]
+pub struct PieceKind {
+    /// Its key in the file (used in the DSL).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Upper-case letter.
+    pub letter: char,
+    /// The rulings its definition implements.
+    pub rulings: Vec<String>,
+    /// Movement definition text.
+    pub moves_text: String,
+    /// Placement range definition text, if its own.
+    pub range_text: Option<String>,
+    /// Compiled movement.
+    pub moves: Program,
+    /// Compiled placement range.
+    pub range: Program,
+    /// Compiled capturing part of the movement (for attack tests).
+    pub attacks: Program,
+    /// Most stones per turn.
+    pub stones_per_turn: u8,
+    /// Stone kinds it may remove.
+    pub removes: Vec<u8>,
+    /// Royal: never left attacked.
+    pub royal: bool,
+    /// Takes part in en passant.
+    pub en_passant: bool,
+    /// Own region of promotion, and the kinds it may become.
+    pub promotion: Option<(u16, Vec<u8>)>,
+}
+
+/// A position-text field after BOARD SIDE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PositionField {
+    /// Stone supplies of both sides.
+    Supplies,
+    /// The taboo cell.
+    Taboo,
+    /// Castling rights.
+    Castling,
+    /// The en-passant cell.
+    EnPassant,
+    /// Turns since the last capture or pawn move.
+    Halfmove,
+    /// The move number.
+    Fullmove,
+}
+
+/// One castling move.
+#[derive(Debug, Clone)]
+pub struct Castling {
+    /// Whose.
+    pub side: Side,
+    /// Its letter in position text.
+    pub letter: char,
+    /// Royal piece from, to.
+    pub king: (Cell, Cell),
+    /// Partner from, to.
+    pub rook: (Cell, Cell),
+    /// Must be empty.
+    pub empty: Vec<Cell>,
+    /// Must not be attacked.
+    pub safe: Vec<Cell>,
+}
+
+/// What ending without a legal turn means for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It loses.
+    Loses,
+    /// It wins.
+    Wins,
+    /// Nobody wins.
+    Draw,
+}
+
+/// End-of-game rules.
+#[derive(Debug, Clone, Default)]
+pub struct EndRules {
+    /// A piece in this region after its side's turn wins.
+    pub occupy: Option<(Whose, u16)>,
+    /// A side without pieces loses.
+    pub no_pieces_loses: bool,
+    /// A side that starts its turn without a piece move loses.
+    pub immobilized_loses: bool,
+    /// Checkmate, for the side checkmated.
+    pub checkmate: Option<Verdict>,
+    /// Stalemate, for the side stalemated.
+    pub stalemate: Option<Verdict>,
+}
+
+/// Whose region a placement rule means, seen from the placing side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    /// The placing side's.
+    Own,
+    /// The opponent's.
+    Enemy,
+}
+
+/// Placement rules (RULINGS B-44).
+#[derive(Debug, Clone, Default)]
+pub struct Placement {
+    /// No stone in these regions.
+    pub forbidden: Vec<(Whose, u16)>,
+    /// Only these stone kinds in these regions.
+    pub only: Vec<(Whose, u16, Vec<u8>)>,
+}
+
+/// How the cells of a board are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Colouring {
+    /// By the parity of file index + rank index, as on a chessboard (B-3).
+    Chequered,
+    /// All cells alike.
+    Plain,
+}
+
+/// A checked and compiled variant.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// The board.
+    pub topo: Topology,
+    /// How its cells are coloured.
+    pub colouring: Colouring,
+    /// Named regions.
+    pub regions: Vec<Region>,
+    /// Stone kinds in declaration order.
+    pub stones: Vec<StoneKind>,
+    /// Piece kinds in declaration order.
+    pub pieces: Vec<PieceKind>,
+    /// Declared direction sets.
+    pub directions: Vec<(String, Vec<(i8, i8)>)>,
+    /// Link tables of every vector the programs use.
+    pub links: LinkTable,
+    /// Stone kinds any piece collects by landing.
+    pub collectable: Filter,
+    /// The starting position.
+    pub setup: Position,
+    /// Placement rules.
+    pub placement: Placement,
+    /// End-of-game rules.
+    pub end: EndRules,
+    /// Hash keys.
+    pub zobrist: crate::compile::zobrist::Zobrist,
+    /// Position-text fields after BOARD SIDE.
+    pub fields: Vec<PositionField>,
+    /// Castling moves.
+    pub castlings: Vec<Castling>,
+    /// Whether any piece kind is royal.
+    pub has_royals: bool,
+    /// Per piece kind: whether its attacks can be found backwards, by running its program
+    /// from the attacked cell for the other side (plain symmetric leapers and riders).
+    pub reversible: Vec<bool>,
+}
+
+impl Ruleset {
+    /// The names the compiler resolved, for listings.
+    pub fn names_owned(&self) -> OwnedNames {
+        OwnedNames {
+            pieces: self.pieces.iter().map(|p| p.id.clone()).collect(),
+            stones: self.stones.iter().map(|s| s.id.clone()).collect(),
+            classes: self.stones.iter().map(|s| s.class.clone()).collect(),
+            regions: self.regions.iter().map(|r| r.id.clone()).collect(),
+            directions: self.directions.clone(),
+        }
+    }
+
+    /// The piece kind with this id, display name or letter (any case).
+    pub fn find_piece(&self, key: &str) -> Option<usize> {
+        self.pieces.iter().position(|p| {
+            p.id.eq_ignore_ascii_case(key)
+                || p.name.eq_ignore_ascii_case(key)
+                || (key.chars().count() == 1
+                    && key
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.eq_ignore_ascii_case(&p.letter)))
+        })
+    }
+
+    /// The region with this id.
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.id == id)
+    }
+
+    /// The colour of a cell: 0 or 1 under chequered colouring (B-3), always 0 when plain.
+    pub fn colour(&self, c: Cell) -> u8 {
+        match self.colouring {
+            Colouring::Chequered => self.topo.colour(c),
+            Colouring::Plain => 0,
+        }
+    }
+
+    /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
+    /// ignoring what stands there and the taboo cell.
+    pub fn stone_allowed(&self, side: Side, kind: u8, cell: Cell) -> bool {
+        let region_side = |w: Whose| match w {
+            Whose::Own => side,
+            Whose::Enemy => side.opponent(),
+        };
+        if self
+            .placement
+            .forbidden
+            .iter()
+            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w).index()].contains(cell))
+        {
+            return false;
+        }
+        self.placement
+            .only
+            .iter()
+            .filter(|(w, r, _)| {
+                self.regions[*r as usize].cells[region_side(*w).index()].contains(cell)
+            })
+            .all(|(_, _, kinds)| kinds.contains(&kind))
+    }
+}
+
+/// Names in owned form, from which [`Names`] borrows.
+#[derive(Debug, Clone)]
+pub struct OwnedNames {
+    pieces: Vec<String>,
+    stones: Vec<String>,
+    classes: Vec<String>,
+    regions: Vec<String>,
+    directions: Vec<(String, Vec<(i8, i8)>)>,
+}
+
+impl OwnedNames {
+    /// Borrowed view.
+    pub fn names(&self) -> Names<'_> {
+        Names {
+            pieces: &self.pieces,
+            stones: &self.stones,
+            stone_classes: &self.classes,
+            regions: &self.regions,
+            directions: &self.directions,
+        }
+    }
+}

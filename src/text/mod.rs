@@ -1,0 +1,8 @@
+//! Text forms of the game: position text and move text, both ways. What is wrong with a text
+//! is reported here; why a turn is not legal is asked of [`crate::play`].
+
+mod position;
+mod turn;
+
+pub use position::*;
+pub use turn::*;
