@@ -445,21 +445,31 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                 }
                 None => bulwark::view::rulebook::bundled_scenarios(name),
             };
-            match bulwark::view::rulebook::write_rulebook(&rules, &list, &out) {
-                Ok(files) => {
-                    outln!(
-                        "wrote {} files to {} (open {})",
-                        files.len(),
-                        out.display(),
-                        out.join("index.html").display()
-                    );
-                    Ok(())
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Err(ExitCode::from(1))
-                }
+            let files = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            })?;
+            let write = |name: &str, text: &str| {
+                let p = out.join(name);
+                std::fs::write(&p, text).map_err(|e| {
+                    eprintln!("error: cannot write {}: {e}", p.display());
+                    ExitCode::from(1)
+                })
+            };
+            std::fs::create_dir_all(&out).map_err(|e| {
+                eprintln!("error: cannot create {}: {e}", out.display());
+                ExitCode::from(1)
+            })?;
+            for (name, text) in &files {
+                write(name, text)?;
             }
+            outln!(
+                "wrote {} files to {} (open {})",
+                files.len(),
+                out.display(),
+                out.join("index.html").display()
+            );
+            Ok(())
         }
         Some(Command::Compile { variant, piece }) => {
             let rules = load(variant.as_deref())?;

@@ -91,17 +91,12 @@ fn captions_match_the_diagrams() {
 }
 
 #[test]
-fn the_rulebook_is_written_for_every_bundled_variant_and_links_every_file() {
+fn the_rulebook_of_every_bundled_variant_links_every_file() {
     for (name, _) in load::BUNDLED {
         let rules = Ruleset::load_named(name).unwrap();
-        let dir =
-            std::env::temp_dir().join(format!("bulwark-rulebook-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let written =
-            rulebook::write_rulebook(&rules, &rulebook::bundled_scenarios(name), &dir).unwrap();
-        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-        for p in &written {
-            let file = p.file_name().unwrap().to_string_lossy();
+        let files = rulebook::rulebook(&rules, &rulebook::bundled_scenarios(name)).unwrap();
+        let html = &files.iter().find(|(f, _)| f == "index.html").unwrap().1;
+        for (file, _) in &files {
             if file != "index.html" {
                 assert!(
                     html.contains(&format!("src=\"{file}\"")),
@@ -109,11 +104,11 @@ fn the_rulebook_is_written_for_every_bundled_variant_and_links_every_file() {
                 );
             }
         }
-        // Every linked file exists, and every piece has its section and definition.
+        // Every linked file is there, and every piece has its section and definition.
         for part in html.split("src=\"").skip(1) {
             let file = &part[..part.find('"').unwrap()];
             assert!(
-                dir.join(file).exists(),
+                files.iter().any(|(f, _)| f == file),
                 "{name}: {file} is linked but missing"
             );
         }
@@ -124,6 +119,23 @@ fn the_rulebook_is_written_for_every_bundled_variant_and_links_every_file() {
                 p.id
             );
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+#[test]
+fn the_cli_writes_the_rulebook_files() {
+    let dir = std::env::temp_dir().join(format!("bulwark-rulebook-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["rulebook", "chess", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rules = Ruleset::load_named("chess").unwrap();
+    let files = rulebook::rulebook(&rules, &[]).unwrap();
+    for (name, text) in &files {
+        assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,7 +3,6 @@
 //! scenario diagrams as SVG.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -111,18 +110,15 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Writes `index.html` and its SVG files into `dir`; returns the paths written.
-pub fn write_rulebook(
-    rules: &Ruleset,
-    scenarios: &[Scenario],
-    dir: &Path,
-) -> Result<Vec<PathBuf>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut written = Vec::new();
+/// One file of the rulebook: its name and its text.
+pub type RulebookFile = (String, String);
+
+/// The rulebook in memory: `index.html` (last) and the SVG files it shows, each with its file
+/// name. Nothing is written; the command line writes them.
+pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookFile>, String> {
+    let mut written: Vec<RulebookFile> = Vec::new();
     let mut write = |name: &str, text: &str| -> Result<(), String> {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        written.push(p);
+        written.push((name.to_string(), text.to_string()));
         Ok(())
     };
     // Each scenario's picture is named after it: two names with one file name would
