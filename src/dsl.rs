@@ -59,9 +59,97 @@ pub enum Node {
     At(Name),
     /// A movement primitive.
     Leg(Leg),
+    /// A named fragment (`[fragments]`), replaced by its definition when the variant loads.
+    Fragment(Name),
 }
 
 impl Node {
+    /// Sets every span in the node to `span`: a fragment spliced into a definition points, in
+    /// any message about it, at the name that used it.
+    pub fn respan(&mut self, span: Span) {
+        match self {
+            Node::Alt(v, s) | Node::Seq(v, s) => {
+                *s = span;
+                v.iter_mut().for_each(|n| n.respan(span));
+            }
+            Node::Repeat { node, span: s, .. } => {
+                *s = span;
+                node.respan(span);
+            }
+            Node::At(n) | Node::Fragment(n) => n.span = span,
+            Node::Leg(l) => {
+                l.span = span;
+                for d in &mut l.dirs {
+                    match d {
+                        Direction::Named(n) => n.span = span,
+                        Direction::Offset(_, _, s) => *s = span,
+                    }
+                }
+                for m in &mut l.mods {
+                    match m {
+                        Modifier::Capture(f, s) | Modifier::CaptureOnly(f, s) => {
+                            *s = span;
+                            if let Some(f) = f {
+                                f.respan(span);
+                            }
+                        }
+                        Modifier::Take(s) | Modifier::Dist(_, _, s) => *s = span,
+                        Modifier::Over(f, s) | Modifier::Screen(f, s) | Modifier::Destroy(f, s) => {
+                            *s = span;
+                            f.respan(span);
+                        }
+                        Modifier::Via(n, f, s) => {
+                            *s = span;
+                            n.span = span;
+                            f.respan(span);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replaces every fragment named in `known` by a copy of its definition (spans set to the
+    /// name that used it). Names not in `known` stay as they are, for the compiler to report.
+    pub fn splice(&mut self, known: &dyn Fn(&str) -> Option<Node>) {
+        match self {
+            Node::Alt(v, _) | Node::Seq(v, _) => v.iter_mut().for_each(|n| n.splice(known)),
+            Node::Repeat { node, .. } => node.splice(known),
+            Node::Fragment(name) => {
+                if let Some(mut n) = known(&name.text) {
+                    n.respan(name.span);
+                    *self = n;
+                }
+            }
+            Node::At(_) | Node::Leg(_) => {}
+        }
+    }
+
+    /// Records in every leg its own source text, read from `src` (the text the spans point
+    /// into), so that it keeps it when spliced elsewhere.
+    pub fn keep_text(&mut self, src: &str) {
+        match self {
+            Node::Alt(v, _) | Node::Seq(v, _) => v.iter_mut().for_each(|n| n.keep_text(src)),
+            Node::Repeat { node, .. } => node.keep_text(src),
+            Node::Leg(l) => {
+                if l.text.is_none() {
+                    l.text = src.get(l.span.start..l.span.end).map(str::to_string);
+                }
+            }
+            Node::At(_) | Node::Fragment(_) => {}
+        }
+    }
+
+    /// The fragment names used in the node.
+    pub fn fragments(&self) -> Vec<&Name> {
+        match self {
+            Node::Alt(v, _) | Node::Seq(v, _) => v.iter().flat_map(Node::fragments).collect(),
+            Node::Repeat { node, .. } => node.fragments(),
+            Node::Fragment(n) => vec![n],
+            Node::At(_) | Node::Leg(_) => Vec::new(),
+        }
+    }
+
     /// The node's span.
     pub fn span(&self) -> Span {
         match self {
@@ -70,7 +158,7 @@ impl Node {
                 start: node.span().start,
                 end: span.end,
             },
-            Node::At(n) => n.span,
+            Node::At(n) | Node::Fragment(n) => n.span,
             Node::Leg(l) => l.span,
         }
     }
@@ -115,6 +203,9 @@ pub struct Leg {
     pub mods: Vec<Modifier>,
     /// The whole leg.
     pub span: Span,
+    /// Its source text when it was written elsewhere (in a fragment spliced into this
+    /// definition); `None` when `span` points at it.
+    pub text: Option<String>,
 }
 
 /// A direction as written.
@@ -157,6 +248,24 @@ impl Modifier {
             | Modifier::Via(_, _, s)
             | Modifier::Destroy(_, s)
             | Modifier::Dist(_, _, s) => *s,
+        }
+    }
+}
+
+impl Filter {
+    fn respan(&mut self, span: Span) {
+        self.span = span;
+        for t in &mut self.terms {
+            t.span = span;
+            match &mut t.atom {
+                FilterAtom::Group(g) => g.respan(span),
+                FilterAtom::Owned { kind, .. } => {
+                    if let Some(k) = kind {
+                        k.span = span;
+                    }
+                }
+                FilterAtom::Name(n) => n.span = span,
+            }
         }
     }
 }
@@ -319,6 +428,7 @@ fn rule_name(r: &Rule) -> String {
         }
         Rule::group => "`(`",
         Rule::condition => "`at(region)`",
+        Rule::fragment => "a fragment name",
         Rule::leg => "a leg (step, leap, ride, hop, jump)",
         Rule::leg_kind => "a leg kind (step, leap, ride, hop, jump)",
         Rule::direction_list | Rule::direction => "a direction",
@@ -407,6 +517,7 @@ fn atom(pair: Pair<'_, Rule>) -> Node {
         Rule::group => alternation(pair.into_inner().next().expect("alternation")),
         Rule::condition => Node::At(name(pair.into_inner().next().expect("name"))),
         Rule::leg => Node::Leg(leg(pair)),
+        Rule::fragment => Node::Fragment(name(pair.into_inner().next().expect("name"))),
         r => unreachable!("atom {r:?}"),
     }
 }
@@ -452,6 +563,7 @@ fn leg(pair: Pair<'_, Rule>) -> Leg {
         dirs,
         mods,
         span,
+        text: None,
     }
 }
 
@@ -552,8 +664,18 @@ mod tests {
             }
             Node::Repeat { node, min, max, .. } => format!("{}{{{min},{max:?}}}", shape(node)),
             Node::At(r) => format!("at:{}", r.text),
+            Node::Fragment(f) => format!("use:{}", f.text),
             Node::Leg(l) => format!("{}/{}d/{}m", l.kind.keyword(), l.dirs.len(), l.mods.len()),
         }
+    }
+
+    #[test]
+    fn a_bare_name_is_a_fragment_and_a_leg_keyword_with_brackets_is_a_leg() {
+        let n = parse("( spy-jump )+ step(all) | at(home) guard-jumps").unwrap();
+        assert_eq!(
+            shape(&n),
+            "alt(seq(use:spy-jump{1,None} step/1d/0m) seq(at:home use:guard-jumps))"
+        );
     }
 
     #[test]
@@ -641,7 +763,13 @@ mod tests {
         let e = parse("step(all) capture | ride(").unwrap_err();
         assert_eq!(e.span.start, 25);
         assert!(e.message.contains("direction"), "{}", e.message);
-        let e = parse("step(all) captur").unwrap_err();
-        assert_eq!(e.span.start, 10);
+        let e = parse("step(all) captur(").unwrap_err();
+        assert_eq!(e.span.start, 17);
+        // A bare name after a leg is a fragment; the compiler reports an unknown one (and
+        // suggests the modifier it resembles).
+        assert_eq!(
+            shape(&parse("step(all) captur").unwrap()),
+            "seq(step/1d/0m use:captur)"
+        );
     }
 }

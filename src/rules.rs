@@ -134,6 +134,24 @@ pub struct EndRules {
     pub stalemate: Option<Verdict>,
 }
 
+/// Judgement calls about the whole turn, declared in `[turn]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnRules {
+    /// Most stones one turn may blow up.
+    pub explosions: u32,
+    /// Whether the cell an explosion empties may not take a stone in the opponent's next turn.
+    pub taboo_after_explosion: bool,
+}
+
+impl Default for TurnRules {
+    fn default() -> TurnRules {
+        TurnRules {
+            explosions: 1,
+            taboo_after_explosion: true,
+        }
+    }
+}
+
 /// Whose region a placement rule means, seen from the placing side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Whose {
@@ -190,6 +208,8 @@ pub struct Ruleset {
     pub placement: Placement,
     /// End-of-game rules.
     pub end: EndRules,
+    /// Judgement calls about the whole turn.
+    pub turn: TurnRules,
     /// Hash keys.
     pub zobrist: crate::compile::zobrist::Zobrist,
     /// Position-text fields after BOARD SIDE.

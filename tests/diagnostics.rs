@@ -94,3 +94,5 @@ fn every_bundled_variant_is_valid() {
 broken!(too_large, ["too_large"]);
 broken!(deep_nesting, ["dsl_syntax"]);
 broken!(check_position, ["setup"]);
+broken!(turn_explosions, ["turn"]);
+broken!(fragments, ["dsl_syntax", "unknown_fragment"]);

@@ -135,7 +135,11 @@ fn the_cli_writes_the_rulebook_files() {
     let rules = Ruleset::load_named("chess").unwrap();
     let files = rulebook::rulebook(&rules, &[]).unwrap();
     for (name, text) in &files {
-        assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
+        assert_eq!(
+            &std::fs::read_to_string(dir.join(name)).unwrap(),
+            text,
+            "{name}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

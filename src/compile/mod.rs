@@ -26,7 +26,7 @@ pub const MAX_OPS: usize = 20_000;
 /// The number of ops `n` compiles to (at least; saturating).
 fn op_count(n: &Node) -> usize {
     match n {
-        Node::Leg(_) | Node::At(_) => 1,
+        Node::Leg(_) | Node::At(_) | Node::Fragment(_) => 1,
         Node::Seq(v, _) => v.iter().map(op_count).fold(0, usize::saturating_add),
         Node::Alt(v, _) => v
             .iter()
@@ -356,7 +356,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 fn at_most_one_leg(n: &Node) -> bool {
     fn most(n: &Node) -> u32 {
         match n {
-            Node::Leg(_) => 1,
+            Node::Leg(_) | Node::Fragment(_) => 1,
             Node::At(_) => 0,
             Node::Seq(v, _) => v.iter().map(most).fold(0u32, u32::saturating_add),
             Node::Alt(v, _) => v.iter().map(most).max().unwrap_or(0),
@@ -372,7 +372,7 @@ fn at_most_one_leg(n: &Node) -> bool {
 
 fn nullable(n: &Node) -> bool {
     match n {
-        Node::Leg(_) => false,
+        Node::Leg(_) | Node::Fragment(_) => false,
         Node::At(_) => true,
         Node::Seq(v, _) => v.iter().all(nullable),
         Node::Alt(v, _) => v.iter().any(nullable),
@@ -405,7 +405,7 @@ impl<'a> Compiler<'a> {
                         Modifier::Capture(..) | Modifier::CaptureOnly(..) | Modifier::Take(_)
                     )
                 }),
-                Node::At(_) => false,
+                Node::At(_) | Node::Fragment(_) => false,
                 Node::Seq(v, _) | Node::Alt(v, _) => v.iter().any(captures),
                 Node::Repeat { node, .. } => captures(node),
             }
@@ -502,6 +502,33 @@ impl Emitter<'_, '_> {
     fn check_loops(&mut self, n: &Node) {
         match n {
             Node::Leg(_) | Node::At(_) => {}
+            Node::Fragment(name) => {
+                const MODIFIERS: [&str; 9] = [
+                    "capture",
+                    "capture-only",
+                    "take",
+                    "over",
+                    "screen",
+                    "via",
+                    "destroy",
+                    "dist",
+                    "at",
+                ];
+                let close = MODIFIERS.iter().find(|m| edit_distance(m, &name.text) <= 2);
+                let help = match close {
+                    Some(m) => format!(
+                        "a bare name is a fragment from [fragments]; did you mean the modifier `{m}`?"
+                    ),
+                    None => "declare it in [fragments] above its first use, or write a leg such as `step(all)`".into(),
+                };
+                self.errors.push(err(
+                    name.span,
+                    "unknown_fragment",
+                    format!("`{}` is not a fragment of this variant", name.text),
+                    "not a fragment",
+                    help,
+                ));
+            }
             Node::Seq(v, _) | Node::Alt(v, _) => v.iter().for_each(|x| self.check_loops(x)),
             Node::Repeat {
                 node,
@@ -546,6 +573,8 @@ impl Emitter<'_, '_> {
 
     fn node(&mut self, n: &Node) {
         match n {
+            // Reported by `check_loops`: the loader replaces every fragment it knows.
+            Node::Fragment(_) => {}
             Node::Leg(l) => {
                 if let Some(id) = self.leg(l) {
                     self.ops.push(Op::Leg(id));
@@ -806,9 +835,10 @@ impl Emitter<'_, '_> {
             victims: self.enemies(),
             take: false,
             destroy: Filter::NONE,
-            text: self
-                .src
-                .get(l.span.start..l.span.end)
+            text: l
+                .text
+                .as_deref()
+                .or_else(|| self.src.get(l.span.start..l.span.end))
                 .unwrap_or("")
                 .lines()
                 .map(|line| line.split('#').next().unwrap_or(""))

@@ -19,6 +19,10 @@ pub struct VariantDef {
     /// `[directions]`: extra named direction sets.
     #[serde(default)]
     pub directions: IndexMap<Spanned<String>, DirectionList>,
+    /// `[fragments]`: named parts of definitions, usable by name in later fragments and in
+    /// every piece's `moves` and `range`.
+    #[serde(default)]
+    pub fragments: IndexMap<Spanned<String>, Spanned<String>>,
     /// `[stones.NAME]`.
     #[serde(default)]
     pub stones: IndexMap<Spanned<String>, StoneDef>,
@@ -32,6 +36,9 @@ pub struct VariantDef {
     /// `[end]`.
     #[serde(default)]
     pub end: EndDef,
+    /// `[turn]`.
+    #[serde(default)]
+    pub turn: TurnDef,
     /// `[notation]`.
     #[serde(default)]
     pub notation: NotationDef,
@@ -55,6 +62,17 @@ pub struct EndDef {
     pub checkmate: Option<Spanned<String>>,
     /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
     pub stalemate: Option<Spanned<String>>,
+}
+
+/// `[turn]`: judgement calls about the whole turn.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TurnDef {
+    /// Most stones one turn may blow up (default 1).
+    pub explosions: Option<Spanned<i64>>,
+    /// Whether a cell emptied by an explosion may not take a stone in the opponent's next
+    /// turn (default true).
+    pub taboo_after_explosion: Option<Spanned<bool>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.

@@ -155,6 +155,27 @@ struct Loader<'s> {
     problems: Vec<Problem>,
 }
 
+/// `node` with the fragments declared so far spliced in; the names it used are added to
+/// `used`. An unknown name stays in place for the compiler to report.
+fn splice(
+    mut node: dsl::Node,
+    fragments: &[(String, Option<dsl::Node>, Vec<String>)],
+    used: &mut Vec<String>,
+) -> dsl::Node {
+    for f in node.fragments() {
+        if fragments.iter().any(|(k, _, _)| *k == f.text) {
+            used.push(f.text.clone());
+        }
+    }
+    node.splice(&|name: &str| {
+        fragments
+            .iter()
+            .find(|(k, _, _)| k == name)
+            .and_then(|(_, n, _)| n.clone())
+    });
+    node
+}
+
 fn span_of<T>(s: &Spanned<T>) -> (usize, usize) {
     let r = s.span();
     (r.start, r.end)
@@ -294,12 +315,30 @@ impl<'s> Loader<'s> {
         let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
         let region_ids: Vec<String> = def.regions.keys().map(|k| k.get_ref().clone()).collect();
 
-        // Parse every definition even without a board, so syntax errors all show.
+        // Parse every definition even without a board, so syntax errors all show. Fragments
+        // first, each able to use those above it; then the pieces, with fragments spliced in.
+        // Each remembers the fragment names it used, so that a fragment with a mistake is
+        // reported once, where it is written, and not again in everything that uses it.
+        let mut fragments: Vec<(String, Option<dsl::Node>, Vec<String>)> = Vec::new();
+        for (name, text) in &def.fragments {
+            let mut used = Vec::new();
+            let node = self.parse_dsl(text).map(|mut n| {
+                n.keep_text(text.get_ref());
+                splice(n, &fragments, &mut used)
+            });
+            fragments.push((name.get_ref().clone(), node, used));
+        }
         let mut parsed = Vec::new();
         for (_, p) in &def.pieces {
-            let moves = self.parse_dsl(&p.moves);
-            let range = p.range.as_ref().map(|r| self.parse_dsl(r));
-            parsed.push((moves, range));
+            let mut used = Vec::new();
+            let moves = self
+                .parse_dsl(&p.moves)
+                .map(|n| splice(n, &fragments, &mut used));
+            let range = p
+                .range
+                .as_ref()
+                .map(|r| self.parse_dsl(r).map(|n| splice(n, &fragments, &mut used)));
+            parsed.push((moves, range, used));
         }
 
         let topo = topo?;
@@ -312,8 +351,24 @@ impl<'s> Loader<'s> {
             directions: &directions,
         };
         let mut compiler = Compiler::new(&topo, names);
+        // Each fragment compiled on its own, so that a mistake in it is reported once, where it
+        // is written; the pieces using a fragment with a mistake are not compiled.
+        let mut bad_fragments: Vec<&str> = Vec::new();
+        for ((name, text), (_, node, used)) in def.fragments.iter().zip(&fragments) {
+            let ok = match node {
+                None => false,
+                Some(_) if used.iter().any(|u| bad_fragments.contains(&u.as_str())) => false,
+                Some(n) => self.compile_dsl(&mut compiler, text, n).is_some(),
+            };
+            if !ok {
+                bad_fragments.push(name.get_ref());
+            }
+        }
         let mut pieces = Vec::new();
-        for ((key, p), (moves, range)) in def.pieces.iter().zip(parsed) {
+        for ((key, p), (moves, range, used)) in def.pieces.iter().zip(parsed) {
+            if used.iter().any(|u| bad_fragments.contains(&u.as_str())) {
+                continue;
+            }
             let moves_prog = moves
                 .as_ref()
                 .and_then(|n| self.compile_dsl(&mut compiler, &p.moves, n));
@@ -362,6 +417,7 @@ impl<'s> Loader<'s> {
         let mut stones = stones;
         self.actions(&def, &mut stones, &mut pieces, &region_ids);
         let end = self.end(&def, &region_ids);
+        let turn = self.turn(&def);
         self.promotions(&def, &mut pieces, &region_ids);
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
@@ -410,6 +466,7 @@ impl<'s> Loader<'s> {
             setup: Position::empty(0, Vec::new()),
             placement,
             end,
+            turn,
             zobrist,
             fields,
             castlings,
@@ -985,6 +1042,38 @@ impl<'s> Loader<'s> {
                 pk.stones_per_turn = per_turn;
             }
         }
+    }
+
+    fn turn(&mut self, def: &VariantDef) -> TurnRules {
+        let mut t = TurnRules::default();
+        if let Some(e) = &def.turn.explosions {
+            match u32::try_from(*e.get_ref()) {
+                Ok(n) if n <= 2 => t.explosions = n,
+                _ => self.problem(
+                    "turn",
+                    span_of(e),
+                    format!("`explosions = {}` is out of range", e.get_ref()),
+                    "not 0, 1 or 2",
+                    "a turn places at most two stones, so it blows up 0, 1 or 2",
+                ),
+            }
+        }
+        if let Some(b) = &def.turn.taboo_after_explosion {
+            t.taboo_after_explosion = *b.get_ref();
+        }
+        if t.taboo_after_explosion
+            && t.explosions > 1
+            && let Some(e) = &def.turn.explosions
+        {
+            self.problem(
+                "turn",
+                span_of(e),
+                "more than one explosion a turn, each leaving a taboo cell",
+                "two taboo cells",
+                "position text holds one taboo cell: allow one explosion, or set `taboo-after-explosion = false`",
+            );
+        }
+        t
     }
 
     fn end(&mut self, def: &VariantDef, regions: &[String]) -> EndRules {

@@ -75,6 +75,10 @@ const END: &[Key] = &[
     ("checkmate", Shape::Str, false),
     ("stalemate", Shape::Str, false),
 ];
+const TURN: &[Key] = &[
+    ("explosions", Shape::Int, false),
+    ("taboo-after-explosion", Shape::Bool, false),
+];
 const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
 const CASTLING: &[Key] = &[
     ("side", Shape::Str, true),
@@ -90,16 +94,19 @@ const REGION_SHAPE: Shape = Shape::Table(REGION);
 const STONE_SHAPE: Shape = Shape::Table(STONE);
 const PIECE_SHAPE: Shape = Shape::Table(PIECE);
 const DIRECTION_SHAPE: Shape = Shape::Pairs;
+const FRAGMENT_SHAPE: Shape = Shape::Str;
 const TOP: &[Key] = &[
     ("game", Shape::Table(GAME), true),
     ("board", Shape::Table(BOARD), true),
     ("regions", Shape::Named(&REGION_SHAPE), false),
     ("directions", Shape::Named(&DIRECTION_SHAPE), false),
+    ("fragments", Shape::Named(&FRAGMENT_SHAPE), false),
     ("stones", Shape::Named(&STONE_SHAPE), false),
     ("pieces", Shape::Named(&PIECE_SHAPE), true),
     ("setup", Shape::Table(SETUP), true),
     ("placement", Shape::Table(PLACEMENT), false),
     ("end", Shape::Table(END), false),
+    ("turn", Shape::Table(TURN), false),
     ("notation", Shape::Table(NOTATION), false),
     ("castling", Shape::Tables(CASTLING), false),
 ];

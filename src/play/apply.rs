@@ -94,7 +94,9 @@ pub fn apply_turn(
         *n = n.saturating_sub(1);
         if pos.at(c).as_stone().is_some() {
             set(pos, c, Occupant::EMPTY);
-            taboo = Some(c);
+            if rules.turn.taboo_after_explosion {
+                taboo = Some(c);
+            }
         } else {
             set(pos, c, Occupant::stone(k));
         }

@@ -301,11 +301,11 @@ impl Core {
             for i in 0..singles.len() {
                 for j in i + 1..singles.len() {
                     let (a, b) = (singles[i], singles[j]);
-                    // Two different cells (B-45); a kind twice needs two in supply; at most one
-                    // explosion, so that the taboo stays one cell (our reading, see README).
+                    // Two different cells (B-45); a kind twice needs two in supply; no more
+                    // explosions than `[turn] explosions` allows.
                     if a.1 == b.1
                         || (a.0 == b.0 && pos.supplies[side.index()][a.0 as usize] < 2)
-                        || (a.2 && b.2)
+                        || u32::from(a.2) + u32::from(b.2) > rules.turn.explosions
                     {
                         continue;
                     }

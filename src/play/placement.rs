@@ -38,7 +38,7 @@ pub fn placement(
     if occ.is_empty() {
         allowed().then_some(PlaceEffect::Stone)
     } else if let Some(s2) = occ.as_stone() {
-        st.explodes.contains(&s2).then_some(PlaceEffect::Explode)
+        (st.explodes.contains(&s2) && rules.turn.explosions > 0).then_some(PlaceEffect::Explode)
     } else if let Some((ps, pk)) = occ.as_piece() {
         (ps != side
             && st.captures.contains(&pk)
