@@ -268,7 +268,12 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             Ok(())
         }
         Some(Command::Check { variant }) => {
-            let rules = load(variant.as_deref())?;
+            let (rules, warnings) =
+                Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"))
+                    .map_err(|e: LoadError| fail(&e))?;
+            if let Some(w) = warnings {
+                eprint!("{}", view::diagnostic_text(&w));
+            }
             let ops: usize = rules
                 .pieces
                 .iter()

@@ -210,6 +210,8 @@ pub struct Ruleset {
     pub end: EndRules,
     /// Judgement calls about the whole turn.
     pub turn: TurnRules,
+    /// Warnings the loader found (problems that did not stop it), spans into the file.
+    pub warnings: Vec<crate::core::Diagnostic>,
     /// Hash keys.
     pub zobrist: crate::compile::zobrist::Zobrist,
     /// Position-text fields after BOARD SIDE.

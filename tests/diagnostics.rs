@@ -16,7 +16,7 @@ fn load(name: &str) -> (String, bulwark::load::VariantErrors) {
 fn codes(e: &bulwark::load::VariantErrors) -> Vec<String> {
     e.problems
         .iter()
-        .map(|p| p.code.trim_start_matches("bulwark::variant::").to_string())
+        .map(|p| p.code.name().to_string())
         .collect()
 }
 
@@ -95,4 +95,78 @@ broken!(too_large, ["too_large"]);
 broken!(deep_nesting, ["dsl_syntax"]);
 broken!(check_position, ["setup"]);
 broken!(turn_explosions, ["turn"]);
-broken!(fragments, ["dsl_syntax", "unknown_fragment"]);
+broken!(
+    fragments,
+    ["unused_fragment", "dsl_syntax", "unknown_fragment"]
+);
+broken!(board_colouring, ["board"]);
+broken!(bad_direction, ["direction"]);
+broken!(stone_fields, ["stone_supply", "stone_class"]);
+broken!(unknown_stone_kind, ["unknown_stone"]);
+broken!(too_many_stones, ["stones"]);
+broken!(
+    too_many_pieces,
+    [
+        "duplicate_letter",
+        "duplicate_letter",
+        "duplicate_letter",
+        "duplicate_letter",
+        "duplicate_letter",
+        "duplicate_letter",
+        "pieces",
+        "duplicate_letter",
+        "duplicate_letter",
+        "duplicate_letter"
+    ]
+);
+broken!(piece_fields, ["piece_letter", "piece_name"]);
+broken!(piece_actions, ["stones_per_turn", "promotion"]);
+broken!(
+    leg_errors,
+    [
+        "bad_offset",
+        "bad_capture",
+        "bad_destroy",
+        "bad_step",
+        "bad_jump",
+        "no_path",
+        "unknown_path"
+    ]
+);
+broken!(placement_region, ["placement"]);
+broken!(rule_tables, ["end", "notation", "castling"]);
+
+/// A variant that loads with warnings: the report lists them, and loading succeeds.
+#[test]
+fn unused_fragment() {
+    let path = format!(
+        "{}/tests/broken/unused_fragment.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let (rules, warnings) =
+        Ruleset::from_source_checked("broken/unused_fragment.toml", &text).expect("it loads");
+    let report = warnings.expect("a warning");
+    assert_eq!(codes(&report), ["unused_fragment"]);
+    assert_eq!(rules.warnings.len(), 1);
+    insta::assert_snapshot!("unused_fragment", diagnostic_text(&report));
+}
+
+/// Every code has a fixture whose reviewed snapshot shows it.
+#[test]
+fn every_code_has_a_fixture_and_a_snapshot() {
+    let dir = format!("{}/tests/snapshots", env!("CARGO_MANIFEST_DIR"));
+    let mut shown = String::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("diagnostics__") && name.ends_with(".snap") {
+            shown.push_str(&std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    let missing: Vec<&str> = bulwark::core::Code::ALL
+        .iter()
+        .map(|c| c.name())
+        .filter(|n| !shown.contains(&format!("bulwark::variant::{n}\n")))
+        .collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}

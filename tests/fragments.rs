@@ -86,7 +86,7 @@ fn fragments_may_use_fragments_declared_above_them() {
 }
 
 fn codes(e: &bulwark::VariantErrors) -> Vec<String> {
-    e.problems.iter().map(|p| p.code.clone()).collect()
+    e.problems.iter().map(|p| p.code.id()).collect()
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn chess() -> Ruleset {
 fn problems(text: &str) -> Vec<String> {
     match Ruleset::from_source("t.toml", text) {
         Ok(_) => Vec::new(),
-        Err(e) => e.problems.iter().map(|p| p.code.clone()).collect(),
+        Err(e) => e.problems.iter().map(|p| p.code.id()).collect(),
     }
 }
 

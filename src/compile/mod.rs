@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use crate::board::{LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
+use crate::core::{Code, Diagnostic};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
 /// Most piece kinds a variant may declare.
@@ -163,20 +164,9 @@ pub struct Names<'a> {
     pub directions: &'a [(String, Vec<(i8, i8)>)],
 }
 
-/// A problem in a definition, with its span in the definition text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError {
-    /// Where.
-    pub span: Span,
-    /// Stable code suffix (`unknown_direction`, …).
-    pub code: &'static str,
-    /// What is wrong.
-    pub message: String,
-    /// Label at the span.
-    pub label: String,
-    /// How to fix it.
-    pub help: String,
-}
+/// A problem in a definition, with its span in the definition text (the loader shifts it
+/// into the file).
+pub type CompileError = Diagnostic;
 
 /// The built-in direction sets, for White (Black mirrors the rank).
 pub const BUILTIN_DIRECTIONS: &[(&str, &[(i8, i8)])] = &[
@@ -311,14 +301,8 @@ struct Emitter<'c, 'a> {
     chains: bool,
 }
 
-fn err(span: Span, code: &'static str, message: String, label: &str, help: String) -> CompileError {
-    CompileError {
-        span,
-        code,
-        message,
-        label: label.to_string(),
-        help,
-    }
+fn err(span: Span, code: Code, message: String, label: &str, help: String) -> CompileError {
+    Diagnostic::error(code, (span.start, span.end), message, label, help)
 }
 
 fn suggest<'n>(word: &str, candidates: impl Iterator<Item = &'n str>) -> String {
@@ -446,7 +430,7 @@ impl<'a> Compiler<'a> {
         if size > MAX_OPS {
             e.errors.push(err(
                 largest_repeat(node),
-                "too_large",
+                Code::TooLarge,
                 format!("this definition compiles to {size} ops or more; the limit is {MAX_OPS}"),
                 "repetitions multiply here",
                 "nested repetitions multiply their counts: use fewer or smaller bounds, or `*` and `+`".into(),
@@ -523,7 +507,7 @@ impl Emitter<'_, '_> {
                 };
                 self.errors.push(err(
                     name.span,
-                    "unknown_fragment",
+                    Code::UnknownFragment,
                     format!("`{}` is not a fragment of this variant", name.text),
                     "not a fragment",
                     help,
@@ -541,18 +525,18 @@ impl Emitter<'_, '_> {
                     if m < min {
                         self.errors.push(err(
                             *span,
-                            "bad_bounds",
+                            Code::BadBounds,
                             format!("repetition bounds {{{min},{m}}} are reversed"),
                             "the most is less than the fewest",
                             "write {fewest,most} with fewest <= most".into(),
                         ));
                     } else if *m > MAX_BOUND {
-                        self.errors.push(err(*span, "bad_bounds", format!("repetition bound {m} is too large"), "too many repetitions", format!("bounded repetition allows at most {MAX_BOUND}; use `*` or `+` for an unbounded chain")));
+                        self.errors.push(err(*span, Code::BadBounds, format!("repetition bound {m} is too large"), "too many repetitions", format!("bounded repetition allows at most {MAX_BOUND}; use `*` or `+` for an unbounded chain")));
                     }
                 } else if *min > MAX_BOUND {
                     self.errors.push(err(
                         *span,
-                        "bad_bounds",
+                        Code::BadBounds,
                         format!("repetition bound {min} is too large"),
                         "too many repetitions",
                         format!("bounded repetition allows at most {MAX_BOUND}"),
@@ -561,7 +545,7 @@ impl Emitter<'_, '_> {
                 if max.is_none() && nullable(node) {
                     self.errors.push(err(
                         node.span(),
-                        "empty_loop",
+                        Code::EmptyLoop,
                         "this part can match without moving, so repeating it never ends".into(),
                         "may match without a leg",
                         "make every alternative inside the repetition move at least one leg".into(),
@@ -586,7 +570,7 @@ impl Emitter<'_, '_> {
                     let help = suggest(&name.text, self.c.names.regions.iter().map(String::as_str));
                     self.errors.push(err(
                         name.span,
-                        "unknown_region",
+                        Code::UnknownRegion,
                         format!("unknown region `{}`", name.text),
                         "not a region of this variant",
                         help,
@@ -696,7 +680,7 @@ impl Emitter<'_, '_> {
             let help = suggest(&n.text, self.c.names.pieces.iter().map(String::as_str));
             self.errors.push(err(
                 n.span,
-                "unknown_piece",
+                Code::UnknownPiece,
                 format!("unknown piece kind `{}`", n.text),
                 "not a piece of this variant",
                 help,
@@ -747,7 +731,7 @@ impl Emitter<'_, '_> {
         let help = suggest(&n.text, known.into_iter());
         self.errors.push(err(
             n.span,
-            "unknown_occupant",
+            Code::UnknownOccupant,
             format!("unknown occupant `{}`", n.text),
             "not an occupant name of this variant",
             help,
@@ -763,7 +747,7 @@ impl Emitter<'_, '_> {
                     if a.unsigned_abs() > 16 || b.unsigned_abs() > 16 || (*a == 0 && *b == 0) {
                         self.errors.push(err(
                             *span,
-                            "bad_offset",
+                            Code::BadOffset,
                             format!("offset [{a},{b}] is not usable"),
                             "out of range",
                             "an offset needs two numbers between -16 and 16, not both zero".into(),
@@ -799,7 +783,7 @@ impl Emitter<'_, '_> {
                         let help = suggest(&n.text, known);
                         self.errors.push(err(
                             n.span,
-                            "unknown_direction",
+                            Code::UnknownDirection,
                             format!("unknown direction `{}`", n.text),
                             "not a direction",
                             help,
@@ -890,7 +874,7 @@ impl Emitter<'_, '_> {
                 let kinds: Vec<&str> = allowed.iter().map(|k| k.keyword()).collect();
                 self.errors.push(err(
                     m.span(),
-                    "bad_modifier",
+                    Code::BadModifier,
                     format!("`{word}` does not apply to a {} leg", l.kind.keyword()),
                     "not for this leg",
                     format!("`{word}` applies to: {}", kinds.join(", ")),
@@ -900,7 +884,7 @@ impl Emitter<'_, '_> {
             if word != "via" && seen.contains(&word) {
                 self.errors.push(err(
                     m.span(),
-                    "duplicate_modifier",
+                    Code::DuplicateModifier,
                     format!("`{word}` is given twice"),
                     "given again here",
                     "give each modifier once (only `via` may repeat)".into(),
@@ -913,7 +897,7 @@ impl Emitter<'_, '_> {
                     if code.capture != CaptureMode::MoveOnly {
                         self.errors.push(err(
                             *s,
-                            "duplicate_modifier",
+                            Code::DuplicateModifier,
                             "`capture` and `capture-only` exclude each other".into(),
                             "conflicts with the other",
                             "keep one of them".into(),
@@ -930,10 +914,10 @@ impl Emitter<'_, '_> {
                         if v.0 & !enemies.0 != 0 || v.0 == 0 {
                             self.errors.push(err(
                                 f.span,
-                                "bad_capture",
+                                Code::BadCapture,
                                 "a capture filter may name enemy pieces only".into(),
                                 "names something that is not an enemy piece",
-                                "write e.g. capture(enemy guard) or capture(enemy | !enemy queen)"
+                                "write e.g. capture(enemy guard) or capture(enemy guard | enemy knight)"
                                     .into(),
                             ));
                         }
@@ -956,7 +940,7 @@ impl Emitter<'_, '_> {
                         let help = suggest(&shape.text, PATH_SHAPES.iter().map(|(k, _)| *k));
                         self.errors.push(err(
                             shape.span,
-                            "unknown_path",
+                            Code::UnknownPath,
                             format!("unknown path shape `{}`", shape.text),
                             "not a path shape",
                             help,
@@ -972,7 +956,7 @@ impl Emitter<'_, '_> {
                     if f.0 & !stones != 0 {
                         self.errors.push(err(
                             *s,
-                            "bad_destroy",
+                            Code::BadDestroy,
                             "`destroy` may name stones only".into(),
                             "names something that is not a stone",
                             "name stone kinds or stone classes, e.g. destroy(arrow)".into(),
@@ -986,7 +970,7 @@ impl Emitter<'_, '_> {
                     if code.min == 0 || code.min > code.max {
                         self.errors.push(err(
                             *s,
-                            "bad_distance",
+                            Code::BadDistance,
                             "a ride's distance must be at least 1 and the range not reversed"
                                 .into(),
                             "not a usable distance",
@@ -997,24 +981,39 @@ impl Emitter<'_, '_> {
                 }
             }
         }
+        // Point at the directions, not at the whole leg (which runs on over comments).
+        let dir_span = |l: &dsl::Leg| {
+            let spans: Vec<Span> = l
+                .dirs
+                .iter()
+                .map(|d| match d {
+                    Direction::Named(n) => n.span,
+                    Direction::Offset(_, _, s) => *s,
+                })
+                .collect();
+            match (spans.first(), spans.last()) {
+                (Some(a), Some(b)) => Span {
+                    start: a.start,
+                    end: b.end,
+                },
+                _ => l.span,
+            }
+        };
         if matches!(l.kind, LegKind::Step)
             && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
         {
             self.errors.push(err(
-                l.span,
-                "bad_step",
+                dir_span(l),
+                Code::BadStep,
                 "a step moves to a neighbouring cell; this one has a longer offset".into(),
                 "offset longer than one cell",
                 "use leap([a,b]) for longer offsets".into(),
             ));
         }
-        if matches!(l.kind, LegKind::Jump | LegKind::Ride | LegKind::Hop)
-            && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
-            && l.kind == LegKind::Jump
-        {
+        if l.kind == LegKind::Jump && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1) {
             self.errors.push(err(
-                l.span,
-                "bad_jump",
+                dir_span(l),
+                Code::BadJump,
                 "a jump goes over a neighbouring cell; this one has a longer offset".into(),
                 "offset longer than one cell",
                 "jump directions must be single steps (orthogonal or diagonal)".into(),
@@ -1028,10 +1027,10 @@ impl Emitter<'_, '_> {
             {
                 self.errors.push(err(
                     *s,
-                    "no_path",
+                    Code::NoPath,
                     format!("path shape `{shape}` has no path for any offset of this leap"),
                     "never applies",
-                    "pick a shape that fits the offsets (see `bulwark compile --help`)".into(),
+                    "shapes: straight (along a line: [2,0], [2,2]), lshape and orthogonal-first (knight-like [2,1]), flank (beside the middle cell of [2,0] or [2,2])".into(),
                 ));
             }
         }

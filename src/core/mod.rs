@@ -1,10 +1,12 @@
 //! Shared vocabulary, below everything else: the sides, what stands on a cell, and occupant
-//! filters. Depends on nothing in the crate.
+//! filters, the diagnostic type. Depends on nothing in the crate.
 
+pub mod diagnostic;
 pub mod filter;
 mod occupant;
 mod side;
 
+pub use diagnostic::{Code, Diagnostic, Severity};
 pub use filter::Filter;
 pub use occupant::Occupant;
 pub use side::Side;

@@ -3,48 +3,12 @@
 
 use std::fmt;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
+use miette::{Diagnostic, NamedSource};
 
 use super::MAX_PROBLEMS_SHOWN;
 
-/// One problem in a variant file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Stable code, e.g. `bulwark::variant::duplicate_letter`.
-    pub code: String,
-    /// What is wrong.
-    pub message: String,
-    /// Where, in bytes of the file.
-    pub span: (usize, usize),
-    /// Text at the span.
-    pub label: String,
-    /// How to fix it.
-    pub help: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Problem {}
-
-impl Diagnostic for Problem {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(&self.code))
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = SourceSpan::new(self.span.0.into(), self.span.1.saturating_sub(self.span.0));
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            Some(self.label.clone()),
-            span,
-        ))))
-    }
-}
+/// One problem in a variant file (the crate's one diagnostic type).
+pub type Problem = crate::core::Diagnostic;
 
 /// Every problem found in one variant file.
 #[derive(Debug)]
@@ -57,9 +21,18 @@ pub struct VariantErrors {
 impl fmt::Display for VariantErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.problems.len();
+        let what = if self
+            .problems
+            .iter()
+            .all(|p| p.severity == crate::core::Severity::Warning)
+        {
+            "warning"
+        } else {
+            "problem"
+        };
         write!(
             f,
-            "variant file {} has {n} problem{}",
+            "variant file {} has {n} {what}{}",
             self.src.name(),
             if n == 1 { "" } else { "s" }
         )?;
@@ -78,6 +51,17 @@ impl Diagnostic for VariantErrors {
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.src)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        let warnings = self
+            .problems
+            .iter()
+            .all(|p| p.severity == crate::core::Severity::Warning);
+        Some(if warnings {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
         Some(Box::new(

@@ -17,7 +17,7 @@ pub use self::diagnostics::{LoadError, Problem, VariantErrors};
 pub use self::format::*;
 use crate::board::{CellSet, LinkTable, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
-use crate::core::Side;
+use crate::core::{Code, Diagnostic, Severity, Side};
 use crate::dsl;
 use crate::position::Position;
 use crate::rules::*;
@@ -45,42 +45,14 @@ pub const BUNDLED: &[(&str, &str)] = &[
 impl Ruleset {
     /// Loads a bundled variant by name, or a file by path.
     pub fn load_named(arg: &str) -> Result<Ruleset, LoadError> {
-        if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
-            return Ruleset::from_source(&format!("{name}.toml"), text).map_err(LoadError::Invalid);
-        }
-        let io = |message: String| LoadError::Io {
-            path: arg.to_string(),
-            message,
-            known: BUNDLED
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        // Read at most one byte past the limit: `/dev/zero` or a huge file is refused, not
-        // read until memory runs out.
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(
-                std::fs::File::open(arg).map_err(|e| io(e.to_string()))?,
-                MAX_VARIANT_BYTES as u64 + 1,
-            ),
-            &mut bytes,
-        )
-        .map_err(|e| io(e.to_string()))?;
-        if bytes.len() > MAX_VARIANT_BYTES {
-            return Err(io(format!(
-                "the file is larger than {} KiB, the most a variant file may be",
-                MAX_VARIANT_BYTES / 1024
-            )));
-        }
-        let text = String::from_utf8(bytes).map_err(|e| {
-            io(format!(
-                "the file is not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
-        Ruleset::from_source(arg, &text).map_err(LoadError::Invalid)
+        Ruleset::load_checked(arg).map(|(r, _)| r)
+    }
+
+    /// Loads a bundled variant by name, or a file by path, with the report of its warnings
+    /// (problems that do not stop it from loading), if it has any.
+    pub fn load_checked(arg: &str) -> Result<(Ruleset, Option<VariantErrors>), LoadError> {
+        let (name, text) = read_variant(arg)?;
+        Ruleset::from_source_checked(&name, &text).map_err(LoadError::Invalid)
     }
 
     /// The bundled Bollwerk 178.
@@ -89,21 +61,30 @@ impl Ruleset {
             .expect("the bundled variant is valid")
     }
 
-    /// Checks and compiles variant text; `name` labels diagnostics.
+    /// Checks and compiles variant text; `name` labels diagnostics. Warnings are kept in
+    /// [`Ruleset::warnings`].
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, VariantErrors> {
+        Ruleset::from_source_checked(name, text).map(|(r, _)| r)
+    }
+
+    /// Checks and compiles variant text, with the report of its warnings if it has any.
+    pub fn from_source_checked(
+        name: &str,
+        text: &str,
+    ) -> Result<(Ruleset, Option<VariantErrors>), VariantErrors> {
         if text.len() > MAX_VARIANT_BYTES {
             return Err(VariantErrors {
                 src: NamedSource::new(name, String::new()),
-                problems: vec![Problem {
-                    code: "bulwark::variant::too_large".into(),
-                    message: format!(
+                problems: vec![Diagnostic::error(
+                    Code::TooLarge,
+                    (0, 0),
+                    format!(
                         "the variant text is {} bytes; the most is {MAX_VARIANT_BYTES}",
                         text.len()
                     ),
-                    span: (0, 0),
-                    label: "here".into(),
-                    help: "a variant file describes one game: keep it under 1 MiB".into(),
-                }],
+                    "here",
+                    "a variant file describes one game: keep it under 1 MiB",
+                )],
             });
         }
         let mut l = Loader {
@@ -112,14 +93,59 @@ impl Ruleset {
         };
         let r = l.load();
         l.problems.sort_by_key(|p| p.span);
+        let report = |problems| VariantErrors {
+            src: NamedSource::new(name, text.to_string()),
+            problems,
+        };
         match r {
-            Some(r) if l.problems.is_empty() => Ok(r),
-            _ => Err(VariantErrors {
-                src: NamedSource::new(name, text.to_string()),
-                problems: l.problems,
-            }),
+            Some(mut r) if l.problems.iter().all(|p| p.severity == Severity::Warning) => {
+                r.warnings.clone_from(&l.problems);
+                let warnings = (!l.problems.is_empty()).then(|| report(l.problems));
+                Ok((r, warnings))
+            }
+            _ => Err(report(l.problems)),
         }
     }
+}
+
+/// The name and text of a bundled variant, or of a file read with the size limit.
+fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
+    if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
+        return Ok((format!("{name}.toml"), (*text).to_string()));
+    }
+    let io = |message: String| LoadError::Io {
+        path: arg.to_string(),
+        message,
+        known: BUNDLED
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    // Read at most one byte past the limit: `/dev/zero` or a huge file is refused, not read
+    // until memory runs out.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(arg).map_err(|e| io(e.to_string()))?,
+            MAX_VARIANT_BYTES as u64 + 1,
+        ),
+        &mut bytes,
+    )
+    .map_err(|e| io(e.to_string()))?;
+    if bytes.len() > MAX_VARIANT_BYTES {
+        return Err(io(format!(
+            "the file is larger than {} KiB, the most a variant file may be",
+            MAX_VARIANT_BYTES / 1024
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        io(format!(
+            "the file is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok((arg.to_string(), text))
 }
 
 fn compiler_links_vector(links: &LinkTable, v: u16) -> (i8, i8) {
@@ -182,21 +208,21 @@ fn span_of<T>(s: &Spanned<T>) -> (usize, usize) {
 }
 
 impl<'s> Loader<'s> {
+    /// Whether a problem so far stops the variant from loading (warnings do not).
+    fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+
     fn problem(
         &mut self,
-        code: &str,
+        code: Code,
         span: (usize, usize),
         message: impl Into<String>,
         label: impl Into<String>,
         help: impl Into<String>,
     ) {
-        self.problems.push(Problem {
-            code: format!("bulwark::variant::{code}"),
-            message: message.into(),
-            span,
-            label: label.into(),
-            help: help.into(),
-        });
+        self.problems
+            .push(Diagnostic::error(code, span, message, label, help));
     }
 
     /// Byte offset in the file of the first content character of a string value.
@@ -234,7 +260,7 @@ impl<'s> Loader<'s> {
                     })
                     .unwrap_or((0, 0));
                 self.problem(
-                    "toml",
+                    Code::Toml,
                     span,
                     format!("TOML syntax: {}", e.message().trim()),
                     "here",
@@ -246,7 +272,7 @@ impl<'s> Loader<'s> {
         let mismatches = schema::check(&doc);
         if !mismatches.is_empty() {
             for m in mismatches {
-                self.problem("schema", m.span, m.message, m.label, m.help);
+                self.problem(Code::Schema, m.span, m.message, m.label, m.help);
             }
             return None;
         }
@@ -268,12 +294,12 @@ impl<'s> Loader<'s> {
                     || message.contains("invalid type")
                 {
                     (
-                        "schema",
+                        Code::Schema,
                         "see variants/bollwerk178.toml for every section and key a variant file may have",
                     )
                 } else {
                     (
-                        "toml",
+                        Code::Toml,
                         "fix the TOML syntax here; nothing else can be checked until the file parses",
                     )
                 };
@@ -295,7 +321,7 @@ impl<'s> Loader<'s> {
             Some(other) => {
                 let span = def.board.colours.as_ref().map(span_of).unwrap_or_default();
                 self.problem(
-                    "board",
+                    Code::Board,
                     span,
                     format!("unknown colouring `{other}`"),
                     "not a colouring",
@@ -339,6 +365,24 @@ impl<'s> Loader<'s> {
                 .as_ref()
                 .map(|r| self.parse_dsl(r).map(|n| splice(n, &fragments, &mut used)));
             parsed.push((moves, range, used));
+        }
+
+        // A fragment nothing uses is probably a definition that forgot it.
+        for (name, _) in &def.fragments {
+            let used = parsed.iter().any(|(_, _, u)| u.contains(name.get_ref()))
+                || fragments.iter().any(|(_, _, u)| u.contains(name.get_ref()));
+            if !used {
+                self.problems.push(
+                    Diagnostic::error(
+                        Code::UnusedFragment,
+                        span_of(name),
+                        format!("fragment `{}` is used by no definition", name.get_ref()),
+                        "never used",
+                        "use it by its name in a `moves` or `range` (or a later fragment), or remove it",
+                    )
+                    .warning(),
+                );
+            }
         }
 
         let topo = topo?;
@@ -408,7 +452,7 @@ impl<'s> Loader<'s> {
                 .filter(|(_, s)| s.collectable)
                 .fold(0, |a, (k, _)| a | 1u128 << Filter::stone_bit(k as u8)),
         );
-        if !self.problems.is_empty()
+        if self.has_errors()
             || pieces.len() != def.pieces.len()
             || pieces_meta.len() != def.pieces.len()
         {
@@ -421,7 +465,7 @@ impl<'s> Loader<'s> {
         self.promotions(&def, &mut pieces, &region_ids);
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
-        if !self.problems.is_empty() {
+        if self.has_errors() {
             return None;
         }
         let has_royals = pieces.iter().any(|p| p.royal);
@@ -453,6 +497,7 @@ impl<'s> Loader<'s> {
         let zobrist =
             crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
         let mut rules = Ruleset {
+            warnings: Vec::new(),
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
             topo,
@@ -491,7 +536,7 @@ impl<'s> Loader<'s> {
                     )
                 };
                 self.problem(
-                    "setup",
+                    Code::Setup,
                     (start + a, start + b.max(a + 1).min(text.len().max(a))),
                     message,
                     "here",
@@ -513,7 +558,7 @@ impl<'s> Loader<'s> {
             .collect();
         if files.is_empty() || files.len() > 64 {
             self.problem(
-                "board",
+                Code::Board,
                 span_of(&b.files),
                 "a board needs between 1 and 64 files",
                 "file labels",
@@ -525,7 +570,7 @@ impl<'s> Loader<'s> {
             let t = f.get_ref();
             if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic()) {
                 self.problem(
-                    "board",
+                    Code::Board,
                     span_of(f),
                     format!("file label `{t}` is not made of letters"),
                     "not a file label",
@@ -537,7 +582,7 @@ impl<'s> Loader<'s> {
                 .any(|g| g.get_ref().eq_ignore_ascii_case(t))
             {
                 self.problem(
-                    "board",
+                    Code::Board,
                     span_of(f),
                     format!("file label `{t}` is used twice"),
                     "used again here",
@@ -549,7 +594,7 @@ impl<'s> Loader<'s> {
         let ranks = *b.ranks.get_ref();
         if !(1..=64).contains(&ranks) {
             self.problem(
-                "board",
+                Code::Board,
                 span_of(&b.ranks),
                 format!("{ranks} ranks: a board needs between 1 and 64"),
                 "rank count",
@@ -572,7 +617,7 @@ impl<'s> Loader<'s> {
         }
         if lines.len() != ranks {
             self.problem(
-                "mask",
+                Code::Mask,
                 span_of(&b.mask),
                 format!(
                     "the mask has {} lines but the board has {ranks} ranks",
@@ -588,7 +633,7 @@ impl<'s> Loader<'s> {
             let r = ranks - 1 - i;
             if line.chars().count() != files.len() {
                 self.problem(
-                    "mask",
+                    Code::Mask,
                     (*at, at + line.len()),
                     format!(
                         "mask line for rank {} has {} characters but the board has {} files",
@@ -608,7 +653,7 @@ impl<'s> Loader<'s> {
                     '.' => {}
                     _ => {
                         self.problem(
-                            "mask",
+                            Code::Mask,
                             (at + bi, at + bi + ch.len_utf8()),
                             format!("`{ch}` is not a mask character"),
                             "not `#` or `.`",
@@ -627,7 +672,7 @@ impl<'s> Loader<'s> {
             && *c.get_ref() != topo.len() as i64
         {
             self.problem(
-                "mask",
+                Code::Mask,
                 span_of(&b.mask),
                 format!(
                     "the mask has {} cells but `cells` says {}",
@@ -640,7 +685,7 @@ impl<'s> Loader<'s> {
         }
         if topo.is_empty() {
             self.problem(
-                "mask",
+                Code::Mask,
                 span_of(&b.mask),
                 "the mask has no cell",
                 "mask",
@@ -655,15 +700,18 @@ impl<'s> Loader<'s> {
         let mut out: Vec<StoneKind> = Vec::new();
         if def.stones.len() > compile::MAX_STONE_KINDS {
             self.problem(
-                "stones",
-                (0, 0),
+                Code::Stones,
+                def.stones
+                    .keys()
+                    .nth(compile::MAX_STONE_KINDS)
+                    .map_or((0, 0), span_of),
                 format!(
                     "{} stone kinds: at most {} are supported",
                     def.stones.len(),
                     compile::MAX_STONE_KINDS
                 ),
-                "",
-                "",
+                "the first one too many",
+                "occupant filters hold every stone kind in one word: merge kinds that behave alike",
             );
         }
         for (key, s) in &def.stones {
@@ -679,7 +727,7 @@ impl<'s> Loader<'s> {
                     c
                 }
                 _ => {
-                    self.problem("stone_symbol", span_of(&s.symbol), format!("stone symbol `{sym}` must be one character that is not a letter, digit, space or one of `/ - ! ' \"`"), "not a usable symbol", "pick a punctuation mark such as ^ ~ # % @");
+                    self.problem(Code::StoneSymbol, span_of(&s.symbol), format!("stone symbol `{sym}` must be one character that is not a letter, digit, space or one of `/ - ! ' \"`"), "not a usable symbol", "pick a punctuation mark such as ^ ~ # % @");
                     '?'
                 }
             };
@@ -687,18 +735,25 @@ impl<'s> Loader<'s> {
                 && let Some(other) = out.iter().find(|o| o.symbol == symbol)
             {
                 let other = other.id.clone();
-                self.problem(
-                    "duplicate_symbol",
-                    span_of(&s.symbol),
-                    format!("stone symbol `{symbol}` is already used by `{other}`"),
-                    "used twice",
-                    "every stone kind needs its own symbol",
+                let first = def
+                    .stones
+                    .get(other.as_str())
+                    .map_or((0, 0), |o| span_of(&o.symbol));
+                self.problems.push(
+                    Diagnostic::error(
+                        Code::DuplicateSymbol,
+                        span_of(&s.symbol),
+                        format!("stone symbol `{symbol}` is already used by `{other}`"),
+                        "used twice",
+                        "every stone kind needs its own symbol",
+                    )
+                    .with_label(first, format!("first used here, by `{other}`")),
                 );
             }
             let supply = *s.supply.get_ref();
             if !(0..=9999).contains(&supply) {
                 self.problem(
-                    "stone_supply",
+                    Code::StoneSupply,
                     span_of(&s.supply),
                     format!("supply {supply} is out of range"),
                     "not 0..=9999",
@@ -707,7 +762,7 @@ impl<'s> Loader<'s> {
             }
             if s.class.get_ref().trim().is_empty() {
                 self.problem(
-                    "stone_class",
+                    Code::StoneClass,
                     span_of(&s.class),
                     "a stone needs an occupant class",
                     "empty",
@@ -738,15 +793,18 @@ impl<'s> Loader<'s> {
         let mut out: IndexMap<String, (String, char)> = IndexMap::new();
         if def.pieces.len() > compile::MAX_PIECE_KINDS {
             self.problem(
-                "pieces",
-                (0, 0),
+                Code::Pieces,
+                def.pieces
+                    .keys()
+                    .nth(compile::MAX_PIECE_KINDS)
+                    .map_or((0, 0), span_of),
                 format!(
                     "{} piece kinds: at most {} are supported",
                     def.pieces.len(),
                     compile::MAX_PIECE_KINDS
                 ),
-                "",
-                "",
+                "the first one too many",
+                "occupant filters hold every piece kind of each side in one word: merge kinds that move alike",
             );
         }
         let reserved = ["empty", "piece", "stone", "own", "enemy"];
@@ -756,7 +814,7 @@ impl<'s> Loader<'s> {
                 || stones.iter().any(|s| s.id == *id || s.class == *id)
             {
                 self.problem(
-                    "piece_name",
+                    Code::PieceName,
                     span_of(key),
                     format!("piece name `{id}` is already a stone, class or DSL word"),
                     "ambiguous name",
@@ -769,7 +827,7 @@ impl<'s> Loader<'s> {
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             {
                 self.problem(
-                    "piece_name",
+                    Code::PieceName,
                     span_of(key),
                     format!("piece name `{id}` cannot be written in the DSL"),
                     "not a DSL name",
@@ -781,18 +839,25 @@ impl<'s> Loader<'s> {
             let letter = match (chars.next(), chars.next()) {
                 (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
                 _ => {
-                    self.problem("piece_letter", span_of(&p.letter), format!("piece letter `{l}` must be a single letter A–Z"), "not one letter", "position text writes White's pieces in upper case and Black's in lower case");
+                    self.problem(Code::PieceLetter, span_of(&p.letter), format!("piece letter `{l}` must be a single letter A–Z"), "not one letter", "position text writes White's pieces in upper case and Black's in lower case");
                     continue;
                 }
             };
             if let Some((other, _)) = out.iter().find(|(_, (_, c))| *c == letter) {
                 let other = other.clone();
-                self.problem(
-                    "duplicate_letter",
-                    span_of(&p.letter),
-                    format!("letter `{letter}` is already used by `{other}`"),
-                    "used twice",
-                    "every piece kind needs its own letter",
+                let first = def
+                    .pieces
+                    .get(other.as_str())
+                    .map_or((0, 0), |o| span_of(&o.letter));
+                self.problems.push(
+                    Diagnostic::error(
+                        Code::DuplicateLetter,
+                        span_of(&p.letter),
+                        format!("letter `{letter}` is already used by `{other}`"),
+                        "used twice",
+                        "every piece kind needs its own letter",
+                    )
+                    .with_label(first, format!("first used here, by `{other}`")),
                 );
             }
             out.insert(
@@ -810,7 +875,7 @@ impl<'s> Loader<'s> {
             for pair in vs.get_ref() {
                 match pair.get_ref().as_slice() {
                     [a, b] if (-16..=16).contains(a) && (-16..=16).contains(b) && (*a, *b) != (0, 0) => v.push((*a as i8, *b as i8)),
-                    _ => self.problem("direction", span_of(pair), "a direction is [file step, rank step], each between -16 and 16, not both 0", "not a direction", "write e.g. [1, 1] (towards higher files and ranks, for White)"),
+                    _ => self.problem(Code::Direction, span_of(pair), "a direction is [file step, rank step], each between -16 and 16, not both 0", "not a direction", "write e.g. [1, 1] (towards higher files and ranks, for White)"),
                 }
             }
             if compile::BUILTIN_DIRECTIONS
@@ -818,7 +883,7 @@ impl<'s> Loader<'s> {
                 .any(|(n, _)| n == key.get_ref())
             {
                 self.problem(
-                    "direction",
+                    Code::Direction,
                     span_of(key),
                     format!("`{}` is a built-in direction", key.get_ref()),
                     "already defined",
@@ -856,7 +921,7 @@ impl<'s> Loader<'s> {
                     }
                     if !any {
                         self.problem(
-                            "region",
+                            Code::Region,
                             span,
                             format!("`{token}` holds no cell of the board"),
                             "no cell",
@@ -864,7 +929,7 @@ impl<'s> Loader<'s> {
                         );
                     } else if a == b && t.parse_cell(a).is_err() {
                         self.problem(
-                            "region",
+                            Code::Region,
                             span,
                             format!("`{token}` is not on the board"),
                             "no such cell",
@@ -873,7 +938,7 @@ impl<'s> Loader<'s> {
                     }
                 }
                 _ => self.problem(
-                    "region",
+                    Code::Region,
                     span,
                     format!("`{token}` is not a cell or a rectangle of cells"),
                     "not a cell",
@@ -900,7 +965,7 @@ impl<'s> Loader<'s> {
             Err(e) => {
                 let base = self.content_start(span_of(s));
                 self.problem(
-                    "dsl_syntax",
+                    Code::DslSyntax,
                     (base + e.span.start, base + e.span.end),
                     format!("piece definition syntax: {}", e.message),
                     e.message.clone(),
@@ -921,22 +986,8 @@ impl<'s> Loader<'s> {
             Ok(p) => Some(p),
             Err(errs) => {
                 let base = self.content_start(span_of(s));
-                for CompileError {
-                    span,
-                    code,
-                    message,
-                    label,
-                    help,
-                } in errs
-                {
-                    self.problem(
-                        code,
-                        (base + span.start, base + span.end),
-                        message,
-                        label,
-                        help,
-                    );
-                }
+                self.problems
+                    .extend(errs.into_iter().map(|d: CompileError| d.shifted(base)));
                 None
             }
         }
@@ -949,7 +1000,7 @@ impl<'s> Loader<'s> {
             Some(("enemy", n)) => (Whose::Enemy, n.trim()),
             _ => {
                 self.problem(
-                    "placement",
+                    Code::Placement,
                     span_of(s),
                     format!("`{text}` should be `own REGION` or `enemy REGION`"),
                     "not a region reference",
@@ -962,7 +1013,7 @@ impl<'s> Loader<'s> {
             Some(i) => Some((whose, i as u16)),
             None => {
                 self.problem(
-                    "unknown_region",
+                    Code::UnknownRegion,
                     span_of(s),
                     format!("unknown region `{name}`"),
                     "not a region",
@@ -980,9 +1031,9 @@ impl<'s> Loader<'s> {
                 Some(i) => out.push(i as u8),
                 None => {
                     let code = if what == "stone" {
-                        "unknown_stone"
+                        Code::UnknownStone
                     } else {
-                        "unknown_piece"
+                        Code::UnknownPiece
                     };
                     self.problem(
                         code,
@@ -1028,7 +1079,7 @@ impl<'s> Loader<'s> {
                 Some(n) if (0..=2).contains(n.get_ref()) => *n.get_ref() as u8,
                 Some(n) => {
                     self.problem(
-                        "stones_per_turn",
+                        Code::StonesPerTurn,
                         span_of(n),
                         format!("{} stones per turn is not supported", n.get_ref()),
                         "not 0, 1 or 2",
@@ -1050,7 +1101,7 @@ impl<'s> Loader<'s> {
             match u32::try_from(*e.get_ref()) {
                 Ok(n) if n <= 2 => t.explosions = n,
                 _ => self.problem(
-                    "turn",
+                    Code::Turn,
                     span_of(e),
                     format!("`explosions = {}` is out of range", e.get_ref()),
                     "not 0, 1 or 2",
@@ -1066,7 +1117,7 @@ impl<'s> Loader<'s> {
             && let Some(e) = &def.turn.explosions
         {
             self.problem(
-                "turn",
+                Code::Turn,
                 span_of(e),
                 "more than one explosion a turn, each leaving a taboo cell",
                 "two taboo cells",
@@ -1085,7 +1136,7 @@ impl<'s> Loader<'s> {
             Some(("ignored", _)) => false,
             Some((other, span)) => {
                 self.problem(
-                    "end",
+                    Code::End,
                     span,
                     format!("`{other}` is not a setting of `{what}`"),
                     "not loses or ignored",
@@ -1111,7 +1162,7 @@ impl<'s> Loader<'s> {
             Some(("draw", _)) => Some(Verdict::Draw),
             Some((other, span)) => {
                 self.problem(
-                    "end",
+                    Code::End,
                     span,
                     format!("`{other}` is not a verdict"),
                     "not loses, wins or draw",
@@ -1136,7 +1187,7 @@ impl<'s> Loader<'s> {
         for (p, (_, pd)) in def.pieces.iter().enumerate() {
             let Some(r) = &pd.promotes_in else {
                 if let Some(first) = pd.promotes_to.first() {
-                    self.problem("promotion", span_of(first), "`promotes-to` needs `promotes-in`", "no promotion region", "name the own region where the piece promotes, e.g. promotes-in = \"last-rank\"");
+                    self.problem(Code::Promotion, span_of(first), "`promotes-to` needs `promotes-in`", "no promotion region", "name the own region where the piece promotes, e.g. promotes-in = \"last-rank\"");
                 }
                 continue;
             };
@@ -1144,7 +1195,7 @@ impl<'s> Loader<'s> {
                 Some(i) => i as u16,
                 None => {
                     self.problem(
-                        "unknown_region",
+                        Code::UnknownRegion,
                         span_of(r),
                         format!("unknown region `{}`", r.get_ref()),
                         "not a region",
@@ -1156,7 +1207,7 @@ impl<'s> Loader<'s> {
             let to = self.kind_list(&pd.promotes_to, &ids, "piece");
             if to.is_empty() {
                 self.problem(
-                    "promotion",
+                    Code::Promotion,
                     span_of(r),
                     "a promotion needs `promotes-to`",
                     "no choices",
@@ -1188,7 +1239,7 @@ impl<'s> Loader<'s> {
                 "fullmove" => PositionField::Fullmove,
                 other => {
                     self.problem(
-                        "notation",
+                        Code::Notation,
                         span_of(f),
                         format!("unknown position field `{other}`"),
                         "unknown field",
@@ -1206,7 +1257,7 @@ impl<'s> Loader<'s> {
         for (i, c) in def.castling.iter().enumerate() {
             if i == MAX_CASTLINGS {
                 self.problem(
-                    "castling",
+                    Code::Castling,
                     span_of(&c.side),
                     format!("more than {MAX_CASTLINGS} castlings"),
                     "one too many",
@@ -1219,7 +1270,7 @@ impl<'s> Loader<'s> {
                 "black" => Side::Black,
                 other => {
                     self.problem(
-                        "castling",
+                        Code::Castling,
                         span_of(&c.side),
                         format!("`{other}` is not a side"),
                         "not white or black",
@@ -1233,7 +1284,7 @@ impl<'s> Loader<'s> {
                 match t.parse_cell(s.get_ref()) {
                     Ok(x) => cells.push(x),
                     Err(e) => self.problem(
-                        "castling",
+                        Code::Castling,
                         span_of(s),
                         e.to_string(),
                         "not a cell",
@@ -1273,7 +1324,7 @@ impl<'s> Loader<'s> {
                 match stones.iter().position(|k| k == s.get_ref()) {
                     Some(i) => kinds.push(i as u8),
                     None => self.problem(
-                        "unknown_stone",
+                        Code::UnknownStone,
                         span_of(s),
                         format!("unknown stone kind `{}`", s.get_ref()),
                         "not a stone",
