@@ -118,9 +118,10 @@ impl Topology {
         &self.file_labels[f]
     }
 
-    /// The cell at a file and rank index (from 0), if it exists.
+    /// The cell at a file and rank index (from 0), if it exists. Board-internal: everything
+    /// outside asks in terms of cells, vectors and sides.
     #[inline]
-    pub fn cell_at(&self, f: i32, r: i32) -> Option<Cell> {
+    fn cell_at(&self, f: i32, r: i32) -> Option<Cell> {
         if f < 0 || r < 0 || f as usize >= self.files() || r as usize >= self.ranks {
             return None;
         }
@@ -128,9 +129,9 @@ impl Topology {
         (c != NO_CELL).then_some(c)
     }
 
-    /// File and rank index (from 0) of a cell.
+    /// File and rank index (from 0) of a cell (board-internal).
     #[inline]
-    pub fn coord(&self, c: Cell) -> (i32, i32) {
+    fn coord(&self, c: Cell) -> (i32, i32) {
         let (f, r) = self.coords[c as usize];
         (f as i32, r as i32)
     }
@@ -146,9 +147,9 @@ impl Topology {
         format!("{}{}", self.file_labels[f as usize], r + 1)
     }
 
-    /// Parses a cell name, case-insensitively. Returns the file and rank indexes even when the
-    /// cell is missing from the mask (`Err(Some(..))`), so that errors can say so.
-    pub fn parse_coord(&self, text: &str) -> Option<(usize, usize)> {
+    /// Parses a cell name, case-insensitively, into file and rank indexes, also for a cell the
+    /// mask leaves out.
+    fn parse_coord(&self, text: &str) -> Option<(usize, usize)> {
         let text = text.trim();
         let split = text.find(|ch: char| ch.is_ascii_digit())?;
         let (file, rank) = text.split_at(split);
@@ -177,6 +178,89 @@ impl Topology {
     pub fn colour(&self, c: Cell) -> u8 {
         let (f, r) = self.coord(c);
         ((f + r) & 1) as u8
+    }
+
+    /// The cell one vector `v` (files, ranks; White's orientation) away from `c`.
+    pub fn offset(&self, c: Cell, v: (i8, i8)) -> Option<Cell> {
+        let (f, r) = self.coord(c);
+        self.cell_at(f + i32::from(v.0), r + i32::from(v.1))
+    }
+
+    /// The cells along vector `v` from `c` (not including `c`), up to the edge of the board or
+    /// the first hole in the mask.
+    pub fn line(&self, c: Cell, v: (i8, i8)) -> impl Iterator<Item = Cell> + '_ {
+        std::iter::successors(self.offset(c, v), move |&x| self.offset(x, v))
+    }
+
+    /// The cell `n` ranks ahead of `c` for `side` (White's ahead is up; negative `n` is
+    /// behind), on the same file.
+    pub fn ahead(&self, c: Cell, side: Side, n: i8) -> Option<Cell> {
+        let n = if side == Side::White { n } else { -n };
+        self.offset(c, (0, n))
+    }
+
+    /// The cell halfway along a two-cell straight line (orthogonal or diagonal) from `a` to
+    /// `b`; `None` when they are not two cells apart on such a line.
+    pub fn between(&self, a: Cell, b: Cell) -> Option<Cell> {
+        let (fa, ra) = self.coord(a);
+        let (fb, rb) = self.coord(b);
+        let (df, dr) = (fb - fa, rb - ra);
+        let straight = (df == 0 || df.abs() == 2) && (dr == 0 || dr.abs() == 2);
+        if !straight || (df == 0 && dr == 0) {
+            return None;
+        }
+        self.cell_at(fa + df / 2, ra + dr / 2)
+    }
+
+    /// Where a cell is drawn: (column from the left, row from the top) of the board picture,
+    /// whose size is [`Topology::files`] × [`Topology::ranks`].
+    pub fn layout(&self, c: Cell) -> (usize, usize) {
+        let (f, r) = self.coords[c as usize];
+        (f as usize, self.ranks - 1 - r as usize)
+    }
+
+    /// The cell drawn at a column and row of the board picture, if any.
+    pub fn at_layout(&self, col: usize, row: usize) -> Option<Cell> {
+        if row >= self.ranks {
+            return None;
+        }
+        self.cell_at(col as i32, (self.ranks - 1 - row) as i32)
+    }
+
+    /// The image of a cell under a half turn of the board, if that cell exists.
+    pub fn half_turn(&self, c: Cell) -> Option<Cell> {
+        let (f, r) = self.coord(c);
+        self.cell_at(self.files() as i32 - 1 - f, self.ranks as i32 - 1 - r)
+    }
+
+    /// All cells, file by file (each from the lowest rank up).
+    pub fn cells_by_file(&self) -> Vec<Cell> {
+        let mut v: Vec<Cell> = self.cells().collect();
+        v.sort_by_key(|&c| self.coord(c));
+        v
+    }
+
+    /// The cells of a rectangle given by two corner names (`B2`, `D4`, any order); `None`
+    /// when a name is not a cell name of this board. Cells the mask leaves out are skipped.
+    pub fn rectangle(&self, a: &str, b: &str) -> Option<Vec<Cell>> {
+        let (f1, r1) = self.parse_coord(a)?;
+        let (f2, r2) = self.parse_coord(b)?;
+        let mut out = Vec::new();
+        for f in f1.min(f2)..=f1.max(f2) {
+            for r in r1.min(r2)..=r1.max(r2) {
+                out.extend(self.cell_at(f as i32, r as i32));
+            }
+        }
+        Some(out)
+    }
+
+    /// The squared distance of a cell from the middle of the board picture (for picking a
+    /// central cell).
+    pub fn distance_from_centre(&self, c: Cell) -> f64 {
+        let (f, r) = self.coord(c);
+        let cf = (self.files() as f64 - 1.0) / 2.0;
+        let cr = (self.ranks as f64 - 1.0) / 2.0;
+        (f64::from(f) - cf).powi(2) + (f64::from(r) - cr).powi(2)
     }
 
     /// The cells of a rank (index from 0), from the lowest file up.
@@ -290,5 +374,38 @@ mod tests {
         assert_eq!(l.intern(&t, (0, 1)), up);
         assert_eq!(l.link(up, 0), 2);
         assert_eq!(l.link(right, 0), NO_CELL);
+    }
+
+    #[test]
+    fn geometry_is_asked_in_cells_vectors_and_sides() {
+        // A full 5x5 board.
+        let t = Topology::new(
+            ["a", "b", "c", "d", "e"].map(String::from).to_vec(),
+            5,
+            |_, _| true,
+        );
+        let c = |n: &str| t.parse_cell(n).unwrap();
+        assert_eq!(t.between(c("c1"), c("c3")), Some(c("c2")));
+        assert_eq!(t.between(c("a1"), c("c3")), Some(c("b2")));
+        assert_eq!(t.between(c("a1"), c("b3")), None);
+        assert_eq!(t.between(c("a1"), c("a4")), None);
+        assert_eq!(t.ahead(c("c2"), Side::White, 1), Some(c("c3")));
+        assert_eq!(t.ahead(c("c2"), Side::Black, 1), Some(c("c1")));
+        assert_eq!(t.ahead(c("c1"), Side::Black, 1), None);
+        let line: Vec<String> = t.line(c("b2"), (1, 1)).map(|x| t.name(x)).collect();
+        assert_eq!(line, ["c3", "d4", "e5"]);
+        assert_eq!(t.layout(c("a5")), (0, 0));
+        assert_eq!(t.layout(c("e1")), (4, 4));
+        assert_eq!(t.at_layout(4, 4), Some(c("e1")));
+        assert_eq!(t.half_turn(c("a1")), Some(c("e5")));
+        let r: Vec<String> = t
+            .rectangle("d2", "b1")
+            .unwrap()
+            .iter()
+            .map(|&x| t.name(x))
+            .collect();
+        assert_eq!(r, ["b1", "b2", "c1", "c2", "d1", "d2"]);
+        assert!(t.rectangle("b1", "z9").is_none());
+        assert!(t.distance_from_centre(c("c3")) < t.distance_from_centre(c("c2")));
     }
 }

@@ -598,12 +598,7 @@ fn b1_board_has_178_cells_and_is_symmetric_under_a_half_turn() {
     let t = &rules().topo;
     assert_eq!(t.len(), 178);
     for c in t.cells() {
-        let (f, r) = t.coord(c);
-        assert!(
-            t.cell_at(11 - f, 17 - r).is_some(),
-            "{} has no image",
-            t.name(c)
-        );
+        assert!(t.half_turn(c).is_some(), "{} has no image", t.name(c));
     }
     assert!(
         t.parse_cell("B1").is_ok() && t.parse_cell("K18").is_ok() && t.parse_cell("A1").is_err()
@@ -615,8 +610,7 @@ fn b4_black_is_the_half_turn_image_of_white() {
     let r = rules();
     let t = &r.topo;
     for c in t.cells() {
-        let (f, rk) = t.coord(c);
-        let image = t.cell_at(11 - f, 17 - rk).unwrap();
+        let image = t.half_turn(c).unwrap();
         let a = r.setup.at(c).as_piece();
         let b = r.setup.at(image).as_piece();
         assert_eq!(a.map(|(s, k)| (s.opponent(), k)), b, "{}", t.name(c));

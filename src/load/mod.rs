@@ -908,16 +908,11 @@ impl<'s> Loader<'s> {
             }
             let span = (at, at + token.len());
             let (a, b) = token.split_once('-').unwrap_or((token, token));
-            match (t.parse_coord(a), t.parse_coord(b)) {
-                (Some((f1, r1)), Some((f2, r2))) => {
-                    let mut any = false;
-                    for f in f1.min(f2)..=f1.max(f2) {
-                        for r in r1.min(r2)..=r1.max(r2) {
-                            if let Some(c) = t.cell_at(f as i32, r as i32) {
-                                set.insert(c);
-                                any = true;
-                            }
-                        }
+            match t.rectangle(a, b) {
+                Some(cells) => {
+                    let any = !cells.is_empty();
+                    for c in cells {
+                        set.insert(c);
                     }
                     if !any {
                         self.problem(

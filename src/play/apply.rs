@@ -70,11 +70,12 @@ pub fn apply_turn(
             let kind = &rules.pieces[k as usize];
             reset_clock = kind.en_passant || kind.promotion.is_some();
             if kind.en_passant {
-                let (f0, r0) = rules.topo.coord(t.from);
-                let (f1, r1) = rules.topo.coord(to);
-                if f0 == f1 && (r1 - r0).abs() == 2 {
-                    ep = rules.topo.cell_at(f0, (r0 + r1) / 2);
-                }
+                // A two-cell move along its file leaves the passed cell open to en passant.
+                let topo = &rules.topo;
+                ep = topo.between(t.from, to).filter(|&m| {
+                    topo.ahead(t.from, side, 1) == Some(m)
+                        || topo.ahead(t.from, side, -1) == Some(m)
+                });
             }
         }
     }

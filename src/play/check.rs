@@ -52,10 +52,10 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
         }
     }
     if let Some(target) = pos.ep {
-        let (f, r) = topo.coord(target);
-        let back = if pos.side == Side::White { -1 } else { 1 };
-        let victim = topo.cell_at(f, r + back);
-        let origin = topo.cell_at(f, r - back);
+        // The opponent passed over `target` towards the side to move: its piece stands just
+        // behind the target as the side to move sees it, and the cell it came from beyond.
+        let victim = topo.ahead(target, pos.side, -1);
+        let origin = topo.ahead(target, pos.side, 1);
         let victim_ok = victim.is_some_and(|v| {
             matches!(pos.at(v).as_piece(), Some((s, k)) if s != pos.side && rules.pieces[k as usize].en_passant)
         });

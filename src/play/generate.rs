@@ -132,9 +132,7 @@ impl Core {
             if piece.en_passant
                 && let Some(target) = pos.ep
             {
-                let (tf, tr) = rules.topo.coord(target);
-                let back = if side == Side::White { -1 } else { 1 };
-                if let Some(victim) = rules.topo.cell_at(tf, tr + back)
+                if let Some(victim) = rules.topo.ahead(target, side, -1)
                     && pos.at(target).is_empty()
                     && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk as usize].en_passant)
                 {
@@ -464,24 +462,19 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
             for (i, &v) in l.vecs[enemy.index()].iter().enumerate() {
                 let (vx, vy) = rules.links.vector(v);
                 for &r in &royals {
-                    let (kf, kr) = topo.coord(r);
                     match l.kind {
+                        // Every cell on the line an attack along `v` would come down.
                         crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
-                            let mut d = 1;
-                            while let Some(c) = topo.cell_at(kf - d * vx as i32, kr - d * vy as i32)
-                            {
+                            for c in topo.line(r, (-vx, -vy)) {
                                 set.insert(c);
-                                d += 1;
                             }
                         }
+                        // The path cells of a leap that would land on the royal cell.
                         crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
                             for path in l.paths[enemy.index()].get(i).into_iter().flatten() {
                                 for &p in &path.cells {
                                     let (px, py) = rules.links.vector(p);
-                                    if let Some(c) = topo.cell_at(
-                                        kf - vx as i32 + px as i32,
-                                        kr - vy as i32 + py as i32,
-                                    ) {
+                                    if let Some(c) = topo.offset(r, (px - vx, py - vy)) {
                                         set.insert(c);
                                     }
                                 }

@@ -179,9 +179,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
 
 /// Cells in file-then-rank order.
 fn file_rank_order(rules: &Ruleset) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = rules.topo.cells().collect();
-    cells.sort_by_key(|&c| rules.topo.coord(c));
-    cells
+    rules.topo.cells_by_file()
 }
 
 /// The diagram as JSON (SPEC.md): `{"piece":"S","origin":"G7","marks":{"H8":["move-capture"]}}`.
@@ -300,15 +298,16 @@ fn grid(rules: &Ruleset, out: &mut String, cell: impl Fn(Cell) -> String) {
         out.push('\n');
     };
     labels(out);
-    for r in (0..topo.ranks()).rev() {
-        let _ = write!(out, "{:>3} ", r + 1);
-        for f in 0..topo.files() {
-            match topo.cell_at(f as i32, r as i32) {
+    for row in 0..topo.ranks() {
+        let rank = topo.ranks() - row;
+        let _ = write!(out, "{rank:>3} ");
+        for col in 0..topo.files() {
+            match topo.at_layout(col, row) {
                 Some(c) => out.push_str(&cell(c)),
                 None => out.push_str("   "),
             }
         }
-        let _ = writeln!(out, " {}", r + 1);
+        let _ = writeln!(out, " {rank}");
     }
     labels(out);
 }
@@ -416,8 +415,8 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
     );
     let top = TITLE + MARGIN;
     let xy = |c: Cell| {
-        let (f, r) = topo.coord(c);
-        (MARGIN + f * CELL, top + (ranks - 1 - r) * CELL)
+        let (col, row) = topo.layout(c);
+        (MARGIN + col as i32 * CELL, top + row as i32 * CELL)
     };
     for f in 0..files {
         let x = MARGIN + f * CELL + CELL / 2;

@@ -88,17 +88,11 @@ pub fn prepare(rules: &Ruleset, s: &Scenario) -> Result<Prepared, String> {
 /// The cell nearest the middle of the board (for empty-board diagrams).
 pub fn central_cell(rules: &Ruleset) -> Cell {
     let t = &rules.topo;
-    let (cf, cr) = (
-        (t.files() as f64 - 1.0) / 2.0,
-        (t.ranks() as f64 - 1.0) / 2.0,
-    );
     t.cells()
         .min_by(|&a, &b| {
-            let d = |c: Cell| {
-                let (f, r) = t.coord(c);
-                (f as f64 - cf).powi(2) + (r as f64 - cr).powi(2)
-            };
-            d(a).total_cmp(&d(b)).then(a.cmp(&b))
+            t.distance_from_centre(a)
+                .total_cmp(&t.distance_from_centre(b))
+                .then(a.cmp(&b))
         })
         .unwrap_or(0)
 }
