@@ -85,7 +85,7 @@ fn game_loop(
         let turns = match turns {
             Ok(t) => t,
             Err(outcome) => {
-                writeln!(out, "result: {outcome}")?;
+                writeln!(out, "result: {}", outcome.text(rules))?;
                 return Ok(());
             }
         };

@@ -159,7 +159,14 @@ fn b47_bomb_on_a_stone_removes_both_and_may_be_used_in_own_end_zone() {
 fn b47_b60_bomb_on_the_enemy_end_field_wins() {
     let mut g = play(&pos(&format!("J16=K {BLACK}")), &["J16@K18"]);
     let o = g.outcome().expect("game over");
-    assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Bombed));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::White), Reason::StonePlaced(4, 0))
+    );
+    assert_eq!(
+        o.text(g.rules),
+        "white wins (a bomb placed on the enemy end-field)"
+    );
 }
 
 #[test]
@@ -249,7 +256,14 @@ fn b50_move_text_rejects_an_empty_supply_with_a_reason() {
 fn b60_a_piece_on_the_enemy_end_field_wins() {
     let mut g = play(&pos(&format!("J17=K {BLACK}")), &["J17-K18"]);
     let o = g.outcome().expect("over");
-    assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Occupied));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::White), Reason::Occupied(0))
+    );
+    assert_eq!(
+        o.text(g.rules),
+        "white wins (a piece on the enemy end-field)"
+    );
     assert!(g.legal_turns().is_err());
 }
 

@@ -10,10 +10,11 @@ use super::placement::region_side;
 /// Why the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// A piece stands in the opponent's region (B-60).
-    Occupied,
-    /// A winning stone was placed in the opponent's region (B-60).
-    Bombed,
+    /// A piece stands in the goal region (`[end] occupy`, B-60): the region's index.
+    Occupied(u16),
+    /// A stone that wins there was placed in its region (`wins-on`, B-60): the stone kind and
+    /// the region's index.
+    StonePlaced(u8, u16),
     /// The loser has no pieces (B-61).
     NoPieces,
     /// The loser started its turn without a piece move (B-62).
@@ -35,20 +36,43 @@ pub struct Outcome {
     pub reason: Reason,
 }
 
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = match self.reason {
-            Reason::Occupied => "occupied the opponent's end field",
-            Reason::Bombed => "placed a bomb on the opponent's end field",
-            Reason::NoPieces => "no pieces left",
-            Reason::Immobilized => "cannot move a piece",
-            Reason::NoTurn => "no legal turn",
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
+impl Reason {
+    /// The reason in the variant's own names: "a piece on the enemy end-field", "a bomb
+    /// placed on the enemy end-field", "checkmate".
+    pub fn text(self, rules: &Ruleset) -> String {
+        let region = |r: u16| {
+            rules
+                .regions
+                .get(r as usize)
+                .map_or("goal region", |r| r.id.as_str())
+                .to_string()
         };
+        match self {
+            Reason::Occupied(r) => format!("a piece on the enemy {}", region(r)),
+            Reason::StonePlaced(k, r) => format!(
+                "a {} placed on the enemy {}",
+                rules
+                    .stones
+                    .get(k as usize)
+                    .map_or("stone", |s| s.name.as_str()),
+                region(r)
+            ),
+            Reason::NoPieces => "no pieces left".into(),
+            Reason::Immobilized => "cannot move a piece".into(),
+            Reason::NoTurn => "no legal turn".into(),
+            Reason::Checkmate => "checkmate".into(),
+            Reason::Stalemate => "stalemate".into(),
+        }
+    }
+}
+
+impl Outcome {
+    /// The outcome in the variant's own names: `white wins (a piece on the enemy end-field)`.
+    pub fn text(&self, rules: &Ruleset) -> String {
+        let why = self.reason.text(rules);
         match self.winner {
-            Some(w) => write!(f, "{w} wins ({why})"),
-            None => write!(f, "draw ({why})"),
+            Some(w) => format!("{w} wins ({why})"),
+            None => format!("draw ({why})"),
         }
     }
 }
@@ -65,7 +89,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
             {
                 return Some(Outcome {
                     winner: Some(side),
-                    reason: Reason::Occupied,
+                    reason: Reason::Occupied(r),
                 });
             }
         }
@@ -78,7 +102,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
                 {
                     return Some(Outcome {
                         winner: Some(side),
-                        reason: Reason::Bombed,
+                        reason: Reason::StonePlaced(kind as u8, r),
                     });
                 }
             }

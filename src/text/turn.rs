@@ -152,7 +152,7 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
     let spec = read_spec(rules, t).map_err(fail)?;
     let turns = game
         .legal_turns()
-        .map_err(|o| fail(format!("the game is over ({o})")))?;
+        .map_err(|o| fail(format!("the game is over: {}", o.text(rules))))?;
     let mut caps = spec.caps.clone();
     if let Some((to, true)) = spec.to {
         caps.push(to);

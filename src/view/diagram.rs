@@ -201,11 +201,47 @@ pub fn diagram_json(rules: &Ruleset, d: &Diagram) -> String {
     serde_json::Value::Object(obj).to_string()
 }
 
-/// The legend of text diagrams.
-pub const TEXT_LEGEND: &str = "\
-(X) origin    *  move, may capture    x  move only    + stone may be placed
-<x> capture   [x] land and destroy   {x} land and collect
-!x! a bomb blows it up   ?x? can be removed   /x/ an arrow captures it";
+/// `a` or `an` and the name.
+fn with_article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// The stone kinds that do something to what they are placed on, in the variant's own names:
+/// what blows a stone up (the `bomb` mark) and what captures a piece (the `arrow-capture`
+/// mark), e.g. "a bomb" and "an arrow or a red-border arrow".
+fn stone_effect_names(rules: &Ruleset) -> (String, String) {
+    let names = |f: &dyn Fn(&crate::rules::StoneKind) -> bool| {
+        let v: Vec<String> = rules
+            .stones
+            .iter()
+            .filter(|s| f(s))
+            .map(|s| with_article(&s.name))
+            .collect();
+        if v.is_empty() {
+            "a stone".to_string()
+        } else {
+            v.join(" or ")
+        }
+    };
+    (
+        names(&|s| !s.explodes.is_empty()),
+        names(&|s| !s.captures.is_empty()),
+    )
+}
+
+/// The legend of text diagrams, in the variant's own names.
+pub fn text_legend(rules: &Ruleset) -> String {
+    let (blows, captures) = stone_effect_names(rules);
+    format!(
+        "(X) origin    *  move, may capture    x  move only    + stone may be placed\n\
+         <x> capture   [x] land and destroy   {{x}} land and collect\n\
+         !x! {blows} blows it up   ?x? can be removed   /x/ {captures} captures it"
+    )
+}
 
 /// The diagram as a text grid with rank and file labels and a legend.
 pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
@@ -274,7 +310,7 @@ pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         count(Mark::Remove),
         count(Mark::ArrowCapture)
     );
-    out.push_str(TEXT_LEGEND);
+    out.push_str(&text_legend(rules));
     out.push('\n');
     out
 }
@@ -393,7 +429,19 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
     let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
     let width = 2 * MARGIN + files * CELL;
     let board_h = ranks * CELL;
-    let legend_h = 118;
+    // The legend in two columns, or one when a label (in the variant's names) is too long.
+    let (blows, captures) = stone_effect_names(rules);
+    let (blows, captures) = (
+        format!("{blows} blows it up"),
+        format!("{captures} captures it"),
+    );
+    let longest = blows.chars().count().max(captures.chars().count()) as i32;
+    let columns = if 20 + longest * 7 <= (width - 2 * MARGIN) / 2 {
+        2
+    } else {
+        1
+    };
+    let legend_h = 18 + 10 / columns * 20;
     let height = TITLE + 2 * MARGIN + board_h + legend_h;
     let mut out = String::new();
     let _ = write!(
@@ -534,6 +582,7 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
     }
     // Legend.
     let ly = top + board_h + 34;
+    let (blows, captures) = (escape_xml(&blows), escape_xml(&captures));
     let items: [(&str, &str); 10] = [
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="#e5383b"/>"##,
@@ -557,7 +606,7 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         ),
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#7b2cbf" stroke-width="3"/>"##,
-            "a bomb blows it up",
+            &blows,
         ),
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#1d4ed8" stroke-width="3"/>"##,
@@ -565,7 +614,7 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         ),
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#7b2cbf" stroke-width="3" stroke-dasharray="4,2"/>"##,
-            "an arrow captures it",
+            &captures,
         ),
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="none" stroke="#e07a00" stroke-width="3" stroke-dasharray="4,2"/>"##,
@@ -576,10 +625,10 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
             "land and collect",
         ),
     ];
-    let col_w = (width - 2 * MARGIN) / 2;
+    let col_w = (width - 2 * MARGIN) / columns;
     for (i, (icon, label)) in items.iter().enumerate() {
-        let x = MARGIN + (i as i32 % 2) * col_w;
-        let y = ly + (i as i32 / 2) * 20;
+        let x = MARGIN + (i as i32 % columns) * col_w;
+        let y = ly + (i as i32 / columns) * 20;
         let _ = write!(
             out,
             r##"<g transform="translate({x},{y})">{icon}<text x="20" y="1" font-size="12">{label}</text></g>"##

@@ -236,7 +236,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookF
     let _ = writeln!(
         html,
         "<h2>Legend</h2>\n<pre>{}</pre>\n</body>\n</html>",
-        escape(render::TEXT_LEGEND)
+        escape(&render::text_legend(rules))
     );
     write("index.html", &html)?;
     Ok(written)
