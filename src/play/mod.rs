@@ -13,14 +13,15 @@ mod game;
 mod generate;
 mod outcome;
 mod placement;
+mod refusal;
 mod turn;
 
 pub use crate::compile::zobrist::Zobrist;
 pub use apply::apply_turn;
-pub(crate) use apply::move_pieces;
 pub use check::check_position;
 pub use game::{Game, Undo};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
 pub use placement::{PlaceEffect, placement};
+pub use refusal::{Refusal, Request};
 pub use turn::{Action, Turn, TurnView};

@@ -7,8 +7,9 @@
 use std::fmt;
 
 use crate::board::Cell;
-use crate::play::{Action, Game, Turn};
+use crate::play::{Action, Game, Refusal, Request, Turn};
 use crate::rules::Ruleset;
+use crate::rules::Whose;
 
 /// The canonical text of a turn.
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
@@ -141,225 +142,132 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
     Ok(spec)
 }
 
-/// Reads move text as a legal turn of the game's position, or says why it is not one.
+/// Reads move text as a legal turn of the game's position, or says why it is not one (the
+/// engine decides why: [`Game::request`]).
 pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
     let rules = game.rules;
     let fail = |reason: String| MoveError {
         text: text.to_string(),
         reason,
     };
-    let t = text.trim();
-    let spec = read_spec(rules, t).map_err(fail)?;
-    let turns = game
-        .legal_turns()
-        .map_err(|o| fail(format!("the game is over: {}", o.text(rules))))?;
-    let mut caps = spec.caps.clone();
+    let spec = read_spec(rules, text.trim()).map_err(fail)?;
+    let mut captures = spec.caps.clone();
     if let Some((to, true)) = spec.to {
-        caps.push(to);
+        captures.push(to);
     }
-    caps.sort_unstable();
-    let mut place = spec.place.clone();
-    place.sort_by_key(|&(k, c)| (c, k));
-    let action = match (spec.remove, place.is_empty()) {
-        (Some(c), _) => Action::Remove(c),
-        (None, true) => Action::None,
-        (None, false) => Action::Place(place),
+    let request = Request {
+        from: spec.from,
+        to: spec.to.map(|(c, _)| c),
+        captures,
+        place: spec.place,
+        remove: spec.remove,
+        promote: spec.promote,
     };
-    let wanted = |u: &Turn| {
-        u.from == spec.from
-            && u.to == spec.to.map(|(c, _)| c)
-            && u.captures == caps
-            && u.action == action
-            && u.promote == spec.promote
-    };
-    if let Some(u) = turns.iter().find(|u| wanted(u)) {
-        return Ok(u.clone());
-    }
-    Err(fail(explain(game, &turns, &spec, &caps)))
+    game.request(&request)
+        .map_err(|r| fail(refusal_text(rules, &r)))
 }
 
-fn explain(game: &mut Game<'_>, turns: &[Turn], spec: &Spec, caps: &[Cell]) -> String {
-    let rules = game.rules;
-    let pos = &game.pos;
+/// A refusal in words, with the variant's names.
+pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
     let name = |c: Cell| rules.topo.name(c);
-    let Some((side, kind)) = pos.at(spec.from).as_piece() else {
-        return format!("no piece stands on {}", name(spec.from));
-    };
-    let piece = &rules.pieces[kind as usize];
-    if side != pos.side {
-        return format!(
-            "the {} on {} is {}'s, and it is {}'s turn",
-            piece.name,
-            name(spec.from),
-            side,
-            pos.side
-        );
-    }
-    let of_piece: Vec<&Turn> = turns.iter().filter(|u| u.from == spec.from).collect();
-    if let Some((to, _)) = spec.to {
-        let same_dest: Vec<&Turn> = of_piece
-            .iter()
-            .copied()
-            .filter(|u| u.to == Some(to))
-            .collect();
-        if same_dest.is_empty() {
-            return format!(
-                "{} to {} is not a move of the {} on {}",
-                name(spec.from),
-                name(to),
-                piece.name,
-                name(spec.from)
-            );
-        }
-        if !same_dest.iter().any(|u| u.captures == caps) {
-            let mut ways: Vec<String> = same_dest
-                .iter()
-                .map(|u| {
-                    turn_text(
-                        rules,
-                        &Turn {
-                            action: Action::None,
-                            ..(*u).clone()
-                        },
-                    )
-                })
-                .collect();
-            ways.sort();
-            ways.dedup();
-            return format!(
+    let piece = |k: u8| rules.pieces[k as usize].name.as_str();
+    let stone = |k: u8| rules.stones[k as usize].name.as_str();
+    match r {
+        Refusal::GameOver(o) => format!("the game is over: {}", o.text(rules)),
+        Refusal::NoPiece(c) => format!("no piece stands on {}", name(*c)),
+        Refusal::NotYourPiece { at, kind, owner } => format!(
+            "the {} on {} is {owner}'s, and it is {}'s turn",
+            piece(*kind),
+            name(*at),
+            owner.opponent()
+        ),
+        Refusal::NotAMove { from, to, kind } => format!(
+            "{} to {} is not a move of the {} on {}",
+            name(*from),
+            name(*to),
+            piece(*kind),
+            name(*from)
+        ),
+        Refusal::WrongCaptures { kind, to, ways } => {
+            let mut texts: Vec<String> = ways.iter().map(|t| turn_text(rules, t)).collect();
+            texts.dedup();
+            format!(
                 "the {} reaching {} does not capture that; it can be written {}",
-                piece.name,
-                name(to),
-                ways.join(" or ")
-            );
+                piece(*kind),
+                name(*to),
+                texts.join(" or ")
+            )
         }
-    } else if spec.place.is_empty() && spec.remove.is_none() {
-        return "a turn moves a piece or places a stone; passing is not a turn".into();
+        Refusal::Pass => "a turn moves a piece or places a stone; passing is not a turn".into(),
+        Refusal::TooManyStones { kind } => {
+            let n = rules.pieces[*kind as usize].stones_per_turn;
+            format!(
+                "the {} places at most {n} stone{} per turn",
+                piece(*kind),
+                if n == 1 { "" } else { "s" }
+            )
+        }
+        Refusal::SameCell => "two stones go on two different cells".into(),
+        Refusal::NoSupply { side, stone: k } => format!("{side} has no {} left", stone(*k)),
+        Refusal::OutOfRange { cell, kind, from } => format!(
+            "{} is not in the {}'s range from {}",
+            name(*cell),
+            piece(*kind),
+            name(*from)
+        ),
+        Refusal::Taboo(c) => format!(
+            "{} was emptied by an explosion and may not receive a stone this turn",
+            name(*c)
+        ),
+        Refusal::ForbiddenRegion {
+            cell,
+            whose,
+            region,
+        } => format!(
+            "{} is in {} {}: no stone may go there",
+            name(*cell),
+            if *whose == Whose::Own {
+                "your own"
+            } else {
+                "the opponent's"
+            },
+            rules.regions[*region as usize].id
+        ),
+        Refusal::NotAllowedHere { stone: k, cell } => {
+            format!("a {} may not go on {}", stone(*k), name(*cell))
+        }
+        Refusal::CapturesNothing {
+            stone: k,
+            victim,
+            cell,
+        } => format!(
+            "a {} placed on the {} on {} captures nothing here",
+            stone(*k),
+            piece(*victim),
+            name(*cell)
+        ),
+        Refusal::OwnPiece(c) => format!("{} holds your own piece", name(*c)),
+        Refusal::CannotExplode { stone: k, cell } => {
+            format!(
+                "a {} cannot blow up the stone on {}",
+                stone(*k),
+                name(*cell)
+            )
+        }
+        Refusal::TooManyExplosions => format!(
+            "these two stones may not go together (at most {} explosion{} per turn)",
+            rules.turn.explosions,
+            if rules.turn.explosions == 1 { "" } else { "s" }
+        ),
+        Refusal::CannotRemove { kind } => format!("the {} cannot remove stones", piece(*kind)),
+        Refusal::NothingToRemove { cell, kind } => format!(
+            "there is no stone on {} that the {} may remove",
+            name(*cell),
+            piece(*kind)
+        ),
+        Refusal::RemoveOutOfRange { cell, kind } => {
+            format!("{} is not in the {}'s range", name(*cell), piece(*kind))
+        }
+        Refusal::NotLegal => "not a legal turn".into(),
     }
-    if !spec.place.is_empty() {
-        if spec.place.len() > piece.stones_per_turn as usize {
-            return format!(
-                "the {} places at most {} stone{} per turn",
-                piece.name,
-                piece.stones_per_turn,
-                if piece.stones_per_turn == 1 { "" } else { "s" }
-            );
-        }
-        if spec.place.len() == 2 && spec.place[0].1 == spec.place[1].1 {
-            return "two stones go on two different cells".into();
-        }
-        let mut need = vec![0u32; rules.stones.len()];
-        for &(k, _) in &spec.place {
-            need[k as usize] += 1;
-        }
-        for (k, &n) in need.iter().enumerate() {
-            if n > 0 && pos.supplies[side.index()][k] < n {
-                return format!("{} has no {} left", side, rules.stones[k].name);
-            }
-        }
-        // The range the stones are placed from: after the movement, if any.
-        let mut scratch = pos.clone();
-        let at = match spec.to {
-            Some((to, _)) => {
-                let dest = turns
-                    .iter()
-                    .find(|u| u.from == spec.from && u.to == Some(to) && u.captures == caps)
-                    .map_or(crate::vm::StoneEffect::None, |u| u.dest);
-                let movement = Turn {
-                    from: spec.from,
-                    to: Some(to),
-                    captures: caps.to_vec(),
-                    dest,
-                    action: Action::None,
-                    promote: None,
-                    castle: None,
-                };
-                crate::play::move_pieces(rules, &mut scratch, &movement.view(), &mut |_, _, _| {});
-                to
-            }
-            None => spec.from,
-        };
-        let range: Vec<Cell> = crate::vm::Machine::new()
-            .range(rules, &scratch, at)
-            .to_vec();
-        for &(k, c) in &spec.place {
-            let stone = &rules.stones[k as usize].name;
-            if !range.contains(&c) {
-                return format!(
-                    "{} is not in the {}'s range from {}",
-                    name(c),
-                    piece.name,
-                    name(at)
-                );
-            }
-            if crate::play::placement(rules, &scratch, side, kind, k, c).is_some() {
-                continue;
-            }
-            let occ = scratch.at(c);
-            if Some(c) == pos.taboo && occ.is_empty() {
-                return format!(
-                    "{} was emptied by an explosion and may not receive a stone this turn",
-                    name(c)
-                );
-            }
-            if occ.is_empty() || occ.as_piece().is_some_and(|(s, _)| s != side) {
-                for &(w, r) in &rules.placement.forbidden {
-                    let rs = if w == crate::rules::Whose::Own {
-                        side
-                    } else {
-                        side.opponent()
-                    };
-                    if rules.regions[r as usize].cells[rs.index()].contains(c) {
-                        let whose = if w == crate::rules::Whose::Own {
-                            "your own"
-                        } else {
-                            "the opponent's"
-                        };
-                        return format!(
-                            "{} is in {whose} {}: no stone may go there",
-                            name(c),
-                            rules.regions[r as usize].id
-                        );
-                    }
-                }
-                if !rules.stone_allowed(side, k, c) {
-                    return format!("a {stone} may not go on {}", name(c));
-                }
-            }
-            return match occ.as_piece() {
-                Some((s, pk)) if s != side => format!(
-                    "a {stone} placed on the {} on {} captures nothing here",
-                    rules.pieces[pk as usize].name,
-                    name(c)
-                ),
-                Some(_) => format!("{} holds your own piece", name(c)),
-                None if occ.as_stone().is_some() => {
-                    format!("a {stone} cannot blow up the stone on {}", name(c))
-                }
-                None => format!("a {stone} may not go on {}", name(c)),
-            };
-        }
-        if spec.place.len() == 2 {
-            return "these two stones may not go together (at most one explosion per turn)".into();
-        }
-        return "not a legal placement".into();
-    }
-    if let Some(c) = spec.remove {
-        if piece.removes.is_empty() {
-            return format!("the {} cannot remove stones", piece.name);
-        }
-        if !pos
-            .at(c)
-            .as_stone()
-            .is_some_and(|s| piece.removes.contains(&s))
-        {
-            return format!(
-                "there is no stone on {} that the {} may remove",
-                name(c),
-                piece.name
-            );
-        }
-        return format!("{} is not in the {}'s range", name(c), piece.name);
-    }
-    "not a legal turn".into()
 }

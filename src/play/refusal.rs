@@ -1,0 +1,345 @@
+//! Why a requested turn is not legal, computed by the engine from the rules (move text and
+//! any other front end only print it): the piece, its moves, the stone rules, in order of
+//! what a player would want to hear first.
+
+use crate::board::Cell;
+use crate::core::Side;
+use crate::rules::{Ruleset, Whose};
+use crate::vm::{Machine, StoneEffect};
+
+use super::apply::move_pieces;
+use super::game::Game;
+use super::outcome::Outcome;
+use super::placement::placement;
+use super::turn::{Action, Turn};
+
+/// A turn as someone asked for it (from move text, or clicks): the acting piece's cell, its
+/// destination, the cells it captures (the destination included when it captures there),
+/// stones placed, a stone removed, a promotion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Request {
+    /// The acting piece's cell.
+    pub from: Cell,
+    /// Where it moves, if it moves.
+    pub to: Option<Cell>,
+    /// The cells it captures, in any order.
+    pub captures: Vec<Cell>,
+    /// Stones placed: kind and cell.
+    pub place: Vec<(u8, Cell)>,
+    /// A stone removed.
+    pub remove: Option<Cell>,
+    /// The kind it promotes to.
+    pub promote: Option<u8>,
+}
+
+/// Why a requested turn is not legal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game is over.
+    GameOver(Outcome),
+    /// No piece stands on the cell.
+    NoPiece(Cell),
+    /// The piece belongs to the side not to move.
+    NotYourPiece {
+        /// Its cell.
+        at: Cell,
+        /// Its kind.
+        kind: u8,
+        /// Its side.
+        owner: Side,
+    },
+    /// The piece has no movement to that cell.
+    NotAMove {
+        /// The piece's cell.
+        from: Cell,
+        /// The cell asked for.
+        to: Cell,
+        /// Its kind.
+        kind: u8,
+    },
+    /// The piece reaches the cell, but not capturing what was asked; these turns do.
+    WrongCaptures {
+        /// Its kind.
+        kind: u8,
+        /// The destination.
+        to: Cell,
+        /// The movements that reach it.
+        ways: Vec<Turn>,
+    },
+    /// Neither a movement nor a stone.
+    Pass,
+    /// More stones than the piece may place.
+    TooManyStones {
+        /// Its kind.
+        kind: u8,
+    },
+    /// Two stones on one cell.
+    SameCell,
+    /// The side's supply of that stone kind is empty.
+    NoSupply {
+        /// The side.
+        side: Side,
+        /// The stone kind.
+        stone: u8,
+    },
+    /// The cell is not in the piece's placement range.
+    OutOfRange {
+        /// The cell.
+        cell: Cell,
+        /// The piece's kind.
+        kind: u8,
+        /// Where the range is taken from (after the movement).
+        from: Cell,
+    },
+    /// The cell was emptied by an explosion in the previous turn (taboo).
+    Taboo(Cell),
+    /// The cell lies in a region where no stone may go.
+    ForbiddenRegion {
+        /// The cell.
+        cell: Cell,
+        /// Whose region, seen from the side to move.
+        whose: Whose,
+        /// The region's index.
+        region: u16,
+    },
+    /// The placement rules keep that stone kind off that cell.
+    NotAllowedHere {
+        /// The stone kind.
+        stone: u8,
+        /// The cell.
+        cell: Cell,
+    },
+    /// The stone placed on that enemy piece does not capture it.
+    CapturesNothing {
+        /// The stone kind.
+        stone: u8,
+        /// The enemy piece's kind.
+        victim: u8,
+        /// The cell.
+        cell: Cell,
+    },
+    /// The cell holds an own piece.
+    OwnPiece(Cell),
+    /// The stone placed there does not blow up the stone on it.
+    CannotExplode {
+        /// The stone kind.
+        stone: u8,
+        /// The cell.
+        cell: Cell,
+    },
+    /// The two stones together would blow up more than the turn allows.
+    TooManyExplosions,
+    /// The piece removes no stones.
+    CannotRemove {
+        /// Its kind.
+        kind: u8,
+    },
+    /// No stone the piece may remove stands on the cell.
+    NothingToRemove {
+        /// The cell.
+        cell: Cell,
+        /// The piece's kind.
+        kind: u8,
+    },
+    /// The stone is out of the piece's range.
+    RemoveOutOfRange {
+        /// The cell.
+        cell: Cell,
+        /// The piece's kind.
+        kind: u8,
+    },
+    /// None of the above, yet not legal.
+    NotLegal,
+}
+
+impl Game<'_> {
+    /// The legal turn that matches the request, or why there is none.
+    pub fn request(&mut self, req: &Request) -> Result<Turn, Refusal> {
+        let turns = self.legal_turns().map_err(Refusal::GameOver)?;
+        let mut caps = req.captures.clone();
+        caps.sort_unstable();
+        caps.dedup();
+        let mut place = req.place.clone();
+        place.sort_by_key(|&(k, c)| (c, k));
+        let action = match (req.remove, place.is_empty()) {
+            (Some(c), _) => Action::Remove(c),
+            (None, true) => Action::None,
+            (None, false) => Action::Place(place),
+        };
+        let wanted = |u: &Turn| {
+            u.from == req.from
+                && u.to == req.to
+                && u.captures == caps
+                && u.action == action
+                && u.promote == req.promote
+        };
+        if let Some(u) = turns.iter().find(|u| wanted(u)) {
+            return Ok(u.clone());
+        }
+        Err(refusal(self, &turns, req, &caps))
+    }
+}
+
+fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Refusal {
+    let rules = game.rules;
+    let pos = &game.pos;
+    let Some((side, kind)) = pos.at(req.from).as_piece() else {
+        return Refusal::NoPiece(req.from);
+    };
+    let piece = &rules.pieces[kind as usize];
+    if side != pos.side {
+        return Refusal::NotYourPiece {
+            at: req.from,
+            kind,
+            owner: side,
+        };
+    }
+    if let Some(to) = req.to {
+        let same_dest: Vec<&Turn> = turns
+            .iter()
+            .filter(|u| u.from == req.from && u.to == Some(to))
+            .collect();
+        if same_dest.is_empty() {
+            return Refusal::NotAMove {
+                from: req.from,
+                to,
+                kind,
+            };
+        }
+        if !same_dest.iter().any(|u| u.captures == caps) {
+            let mut ways: Vec<Turn> = same_dest
+                .iter()
+                .map(|u| Turn {
+                    action: Action::None,
+                    ..(*u).clone()
+                })
+                .collect();
+            ways.sort();
+            ways.dedup();
+            return Refusal::WrongCaptures { kind, to, ways };
+        }
+    } else if req.place.is_empty() && req.remove.is_none() {
+        return Refusal::Pass;
+    }
+    if !req.place.is_empty() {
+        return placement_refusal(rules, game, turns, req, caps, side, kind);
+    }
+    if let Some(c) = req.remove {
+        if piece.removes.is_empty() {
+            return Refusal::CannotRemove { kind };
+        }
+        if !pos
+            .at(c)
+            .as_stone()
+            .is_some_and(|s| piece.removes.contains(&s))
+        {
+            return Refusal::NothingToRemove { cell: c, kind };
+        }
+        return Refusal::RemoveOutOfRange { cell: c, kind };
+    }
+    Refusal::NotLegal
+}
+
+/// Why the stones of a request may not go where it says.
+fn placement_refusal(
+    rules: &Ruleset,
+    game: &Game<'_>,
+    turns: &[Turn],
+    req: &Request,
+    caps: &[Cell],
+    side: Side,
+    kind: u8,
+) -> Refusal {
+    let pos = &game.pos;
+    let piece = &rules.pieces[kind as usize];
+    if req.place.len() > piece.stones_per_turn as usize {
+        return Refusal::TooManyStones { kind };
+    }
+    if req.place.len() == 2 && req.place[0].1 == req.place[1].1 {
+        return Refusal::SameCell;
+    }
+    let mut need = vec![0u32; rules.stones.len()];
+    for &(k, _) in &req.place {
+        need[k as usize] += 1;
+    }
+    for (k, &n) in need.iter().enumerate() {
+        if n > 0 && pos.supplies[side.index()][k] < n {
+            return Refusal::NoSupply {
+                side,
+                stone: k as u8,
+            };
+        }
+    }
+    // The range the stones are placed from: after the movement, if any.
+    let mut scratch = pos.clone();
+    let at = match req.to {
+        Some(to) => {
+            let dest = turns
+                .iter()
+                .find(|u| u.from == req.from && u.to == Some(to) && u.captures == caps)
+                .map_or(StoneEffect::None, |u| u.dest);
+            let movement = Turn {
+                from: req.from,
+                to: Some(to),
+                captures: caps.to_vec(),
+                dest,
+                action: Action::None,
+                promote: None,
+                castle: None,
+            };
+            move_pieces(rules, &mut scratch, &movement.view(), &mut |_, _, _| {});
+            to
+        }
+        None => req.from,
+    };
+    let range: Vec<Cell> = Machine::new().range(rules, &scratch, at).to_vec();
+    for &(k, c) in &req.place {
+        if !range.contains(&c) {
+            return Refusal::OutOfRange {
+                cell: c,
+                kind,
+                from: at,
+            };
+        }
+        if placement(rules, &scratch, side, kind, k, c).is_some() {
+            continue;
+        }
+        let occ = scratch.at(c);
+        if Some(c) == pos.taboo && occ.is_empty() {
+            return Refusal::Taboo(c);
+        }
+        if occ.is_empty() || occ.as_piece().is_some_and(|(s, _)| s != side) {
+            for &(w, r) in &rules.placement.forbidden {
+                let rs = if w == Whose::Own {
+                    side
+                } else {
+                    side.opponent()
+                };
+                if rules.regions[r as usize].cells[rs.index()].contains(c) {
+                    return Refusal::ForbiddenRegion {
+                        cell: c,
+                        whose: w,
+                        region: r,
+                    };
+                }
+            }
+            if !rules.stone_allowed(side, k, c) {
+                return Refusal::NotAllowedHere { stone: k, cell: c };
+            }
+        }
+        return match occ.as_piece() {
+            Some((s, pk)) if s != side => Refusal::CapturesNothing {
+                stone: k,
+                victim: pk,
+                cell: c,
+            },
+            Some(_) => Refusal::OwnPiece(c),
+            None if occ.as_stone().is_some() => Refusal::CannotExplode { stone: k, cell: c },
+            None => Refusal::NotAllowedHere { stone: k, cell: c },
+        };
+    }
+    if req.place.len() == 2 {
+        return Refusal::TooManyExplosions;
+    }
+    Refusal::NotLegal
+}
