@@ -425,7 +425,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             terminal::run(
                 &rules,
                 pos,
-                [white == Player::Computer, black == Player::Computer],
+                bulwark::core::BySide::new(white == Player::Computer, black == Player::Computer),
                 seed,
                 max_turns,
             )

@@ -3,7 +3,7 @@
 
 use crate::board::Cell;
 pub use crate::core::Occupant;
-use crate::core::Side;
+use crate::core::{BySide, Side};
 
 /// A position of a game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -13,7 +13,7 @@ pub struct Position {
     /// The side to move.
     pub side: Side,
     /// Stones in hand per side, by stone kind.
-    pub supplies: [Vec<u32>; 2],
+    pub supplies: BySide<Vec<u32>>,
     /// The cell emptied by an explosion in the previous turn, closed to stones for the side to
     /// move.
     pub taboo: Option<Cell>,
@@ -39,7 +39,7 @@ impl Position {
         Position {
             cells: vec![Occupant::EMPTY; cells],
             side: Side::White,
-            supplies: [supplies.clone(), supplies],
+            supplies: BySide::both(supplies),
             taboo: None,
             castling: 0,
             ep: None,

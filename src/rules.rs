@@ -4,7 +4,7 @@
 
 use crate::board::{Cell, CellSet, LinkTable, Topology};
 use crate::compile::{Filter, Names, Program};
-use crate::core::Side;
+use crate::core::{BySide, Side};
 use crate::position::Position;
 
 /// A named region: its cells for each side.
@@ -13,7 +13,7 @@ pub struct Region {
     /// Its name.
     pub id: String,
     /// Cells per side (White, Black).
-    pub cells: [CellSet; 2],
+    pub cells: BySide<CellSet>,
 }
 
 /// A stone kind.
@@ -274,16 +274,14 @@ impl Ruleset {
             .placement
             .forbidden
             .iter()
-            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w).index()].contains(cell))
+            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w)].contains(cell))
         {
             return false;
         }
         self.placement
             .only
             .iter()
-            .filter(|(w, r, _)| {
-                self.regions[*r as usize].cells[region_side(*w).index()].contains(cell)
-            })
+            .filter(|(w, r, _)| self.regions[*r as usize].cells[region_side(*w)].contains(cell))
             .all(|(_, _, kinds)| kinds.contains(&kind))
     }
 }

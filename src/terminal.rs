@@ -3,6 +3,7 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
+use bulwark::core::BySide;
 use bulwark::play::Game;
 use bulwark::{Position, Ruleset, text, view};
 
@@ -27,11 +28,11 @@ const COMPUTER_GAME_TURNS: u32 = 2_000;
 pub fn run(
     rules: &Ruleset,
     pos: Position,
-    computer: [bool; 2],
+    computer: BySide<bool>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
-    let max_turns = max_turns.or((computer == [true, true]).then_some(COMPUTER_GAME_TURNS));
+    let max_turns = max_turns.or((computer == BySide::both(true)).then_some(COMPUTER_GAME_TURNS));
     match game_loop(rules, pos, computer, seed, max_turns) {
         Ok(()) => Ok(()),
         Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -63,7 +64,7 @@ impl From<std::io::Error> for Stop {
 fn game_loop(
     rules: &Ruleset,
     pos: Position,
-    computer: [bool; 2],
+    computer: BySide<bool>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), Stop> {
@@ -97,7 +98,7 @@ fn game_loop(
             return Ok(());
         }
         let side = game.pos.side;
-        if computer[side.index()] {
+        if computer[side] {
             let t = &turns[rng.below(turns.len())];
             writeln!(out, "{side} (computer) plays {}", text::turn_text(rules, t))?;
             game.play(t);
@@ -130,7 +131,7 @@ fn game_loop(
                 while game.undo() {
                     undone += 1;
                     played = played.saturating_sub(1);
-                    if !computer[game.pos.side.index()] {
+                    if !computer[game.pos.side] {
                         break;
                     }
                 }

@@ -466,7 +466,7 @@ impl Machine {
                 }
                 Op::Goto(t) => pc = t as usize,
                 Op::At(r) => {
-                    if !cx.regions[r as usize].cells[cx.side.index()].contains(cur) {
+                    if !cx.regions[r as usize].cells[cx.side].contains(cur) {
                         return;
                     }
                     pc += 1;
@@ -498,7 +498,7 @@ impl Machine {
         next: Option<usize>,
     ) {
         let side = cx.side;
-        let vecs = &l.vecs[side.index()];
+        let vecs = &l.vecs[side];
         for (i, &v) in vecs.iter().enumerate() {
             if self.stopping() {
                 return;
@@ -509,7 +509,7 @@ impl Machine {
                     if t == NO_CELL {
                         continue;
                     }
-                    if let Some(alts) = l.paths[side.index()].get(i) {
+                    if let Some(alts) = l.paths[side].get(i) {
                         let free = alts.iter().any(|p| {
                             p.cells
                                 .iter()

@@ -3,6 +3,7 @@
 //! scenario diagrams are also snapshotted.
 
 mod common;
+use bulwark::Side;
 use bulwark::view::Mark;
 use common::*;
 
@@ -534,7 +535,7 @@ fn b44_no_stones_in_own_end_zone_or_end_field_and_only_bombs_on_the_enemy_end_fi
             .any(|x| x == "K18")
     );
     let bomb = r.stones.iter().position(|s| s.symbol == '@').unwrap();
-    p.supplies[0][bomb] = 0;
+    p.supplies[Side::White][bomb] = 0;
     assert!(
         !marked(&p, "J16", Mark::Place)
             .split(' ')
@@ -626,20 +627,20 @@ fn b2_white_moves_first_and_forward_is_towards_the_other_side() {
     assert!(has(&options(&pos("F9=g"), "F9"), "F8"));
     // Own end fields and end zones per side.
     let field = r.region("end-field").unwrap();
-    assert!(field.cells[0].contains(r.topo.parse_cell("B1").unwrap()));
-    assert!(field.cells[1].contains(r.topo.parse_cell("K18").unwrap()));
+    assert!(field.cells[Side::White].contains(r.topo.parse_cell("B1").unwrap()));
+    assert!(field.cells[Side::Black].contains(r.topo.parse_cell("K18").unwrap()));
     let zone = r.region("end-zone").unwrap();
-    assert_eq!(zone.cells[0].len(), 9);
+    assert_eq!(zone.cells[Side::White].len(), 9);
     assert!(
-        zone.cells[1].contains(r.topo.parse_cell("I15").unwrap())
-            && zone.cells[1].contains(r.topo.parse_cell("K17").unwrap())
+        zone.cells[Side::Black].contains(r.topo.parse_cell("I15").unwrap())
+            && zone.cells[Side::Black].contains(r.topo.parse_cell("K17").unwrap())
     );
 }
 
 #[test]
 fn b5_each_side_starts_with_25_stones() {
     let r = rules();
-    for side in [0, 1] {
+    for side in bulwark::Side::BOTH {
         let by_symbol: Vec<(char, u32)> = r
             .stones
             .iter()

@@ -133,7 +133,7 @@ fn b47_bombs_on_empty_cells_stay_as_arrow_like_stones() {
     let r = rules();
     let f8 = r.topo.parse_cell("F8").unwrap();
     assert_eq!(g.pos.at(f8), bulwark::Occupant::stone(4));
-    assert_eq!(g.pos.supplies[0][4], 2);
+    assert_eq!(g.pos.supplies[Side::White][4], 2);
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn b49_a_spy_in_its_opponents_end_zone_is_safe_from_arrows() {
 fn b50_supplies_limit_placement_and_collecting_refills_them() {
     let r = rules();
     let mut p = pos(&format!("F6=Q F8=~ {BLACK}"));
-    p.supplies[0] = vec![0, 0, 0, 0, 0];
+    p.supplies[Side::White] = vec![0, 0, 0, 0, 0];
     let t = turns(&p);
     assert!(
         !t.iter().any(|x| x.contains(['^', '#', '%', '@'])),
@@ -239,14 +239,14 @@ fn b50_supplies_limit_placement_and_collecting_refills_them() {
     // Collect the red-border arrow on F8 and place it again in the same turn.
     assert!(has(&t, "F6-F8~F9"));
     let g = play(&p, &["F6-F8"]);
-    assert_eq!(g.pos.supplies[0], vec![0, 1, 0, 0, 0]);
+    assert_eq!(g.pos.supplies[Side::White], vec![0, 1, 0, 0, 0]);
     let _ = r;
 }
 
 #[test]
 fn b50_move_text_rejects_an_empty_supply_with_a_reason() {
     let mut p = pos(&format!("F6=Q {BLACK}"));
-    p.supplies[0][4] = 0;
+    p.supplies[Side::White][4] = 0;
     let mut g = Game::new(rules(), p);
     let e = parse_turn(&mut g, "F6@F8").unwrap_err();
     assert!(e.reason.contains("no bomb left"), "{e}");

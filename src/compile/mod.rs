@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use crate::board::{LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
-use crate::core::{Code, Diagnostic};
+use crate::core::{BySide, Code, Diagnostic};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
 /// Most piece kinds a variant may declare.
@@ -88,9 +88,9 @@ pub struct LegCode {
     /// The primitive.
     pub kind: LegKind,
     /// Vector ids of its directions or offsets, per side (White, Black).
-    pub vecs: [Vec<u16>; 2],
+    pub vecs: BySide<Vec<u16>>,
     /// Per side, per vector: the alternative paths (empty: a free leap).
-    pub paths: [Vec<Vec<PathCode>>; 2],
+    pub paths: BySide<Vec<Vec<PathCode>>>,
     /// Fewest cells of a ride.
     pub min: u32,
     /// Most cells of a ride.
@@ -806,8 +806,8 @@ impl Emitter<'_, '_> {
         let vectors = self.directions(&l.dirs);
         let mut code = LegCode {
             kind: l.kind,
-            vecs: [Vec::new(), Vec::new()],
-            paths: [Vec::new(), Vec::new()],
+            vecs: BySide::default(),
+            paths: BySide::default(),
             min: 1,
             max: u32::MAX,
             pass: match l.kind {
@@ -1041,7 +1041,7 @@ impl Emitter<'_, '_> {
             for &v in &vectors {
                 let mv = mirror(v, side);
                 let id = self.c.links.intern(self.c.topo, mv);
-                code.vecs[side.index()].push(id);
+                code.vecs[side].push(id);
                 if !vias.is_empty() {
                     let mut alts = Vec::new();
                     for (shape, f, _) in &vias {
@@ -1057,7 +1057,7 @@ impl Emitter<'_, '_> {
                             alts.push(PathCode { cells, filter: *f });
                         }
                     }
-                    code.paths[side.index()].push(alts);
+                    code.paths[side].push(alts);
                 }
             }
         }
@@ -1091,7 +1091,7 @@ impl Program {
         }
         for (i, l) in self.legs.iter().enumerate() {
             let _ = writeln!(out, "  L{i}: {}", l.text);
-            let vecs: Vec<String> = l.vecs[0]
+            let vecs: Vec<String> = l.vecs[Side::White]
                 .iter()
                 .map(|&v| format!("{:?}", links.vector(v)))
                 .collect();
@@ -1140,9 +1140,9 @@ impl Program {
             if l.destroy != Filter::NONE {
                 let _ = writeln!(out, "      destroys: {}", describe(l.destroy, names));
             }
-            if let Some(first) = l.paths[0].first() {
+            if let Some(first) = l.paths[Side::White].first() {
                 let _ = writeln!(out, "      paths per offset: {}", first.len());
-                for (k, p) in l.paths[0].iter().enumerate() {
+                for (k, p) in l.paths[Side::White].iter().enumerate() {
                     let cells: Vec<String> = p
                         .iter()
                         .map(|pc| {
@@ -1157,7 +1157,7 @@ impl Program {
                     let _ = writeln!(
                         out,
                         "        {:?}: {}",
-                        links.vector(l.vecs[0][k]),
+                        links.vector(l.vecs[Side::White][k]),
                         cells.join(" | ")
                     );
                 }

@@ -80,7 +80,7 @@ impl Zobrist {
             h = h.wrapping_add(self.cell(c as Cell, o));
         }
         for side in Side::BOTH {
-            for (k, &n) in pos.supplies[side.index()].iter().enumerate() {
+            for (k, &n) in pos.supplies[side].iter().enumerate() {
                 h = h.wrapping_add(self.supply(side, k).wrapping_mul(n as u64));
             }
         }

@@ -17,7 +17,7 @@ pub use self::diagnostics::{LoadError, Problem, VariantErrors};
 pub use self::format::*;
 use crate::board::{CellSet, LinkTable, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
-use crate::core::{Code, Diagnostic, Severity, Side};
+use crate::core::{BySide, Code, Diagnostic, Severity, Side};
 use crate::dsl;
 use crate::position::Position;
 use crate::rules::*;
@@ -480,7 +480,7 @@ impl<'s> Loader<'s> {
                     .iter()
                     .all(|op| matches!(op, compile::Op::Emit(_) | compile::Op::End))
                     && p.attacks.legs.iter().all(|l| {
-                        let vs: Vec<(i8, i8)> = l.vecs[0]
+                        let vs: Vec<(i8, i8)> = l.vecs[Side::White]
                             .iter()
                             .map(|&v| compiler_links_vector(&links, v))
                             .collect();
@@ -488,7 +488,7 @@ impl<'s> Loader<'s> {
                             || (matches!(
                                 l.kind,
                                 dsl::LegKind::Step | dsl::LegKind::Leap | dsl::LegKind::Ride
-                            ) && l.paths[0].is_empty()
+                            ) && l.paths[Side::White].is_empty()
                                 && l.victims == all_enemies
                                 && vs.iter().all(|&(a, b)| vs.contains(&(-a, b))))
                     })
@@ -949,7 +949,7 @@ impl<'s> Loader<'s> {
             .iter()
             .map(|(k, r)| Region {
                 id: k.get_ref().clone(),
-                cells: [self.cell_list(t, &r.white), self.cell_list(t, &r.black)],
+                cells: BySide::new(self.cell_list(t, &r.white), self.cell_list(t, &r.black)),
             })
             .collect()
     }

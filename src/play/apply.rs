@@ -44,7 +44,7 @@ pub(crate) fn move_pieces(
         set(pos, c, Occupant::EMPTY);
     }
     if let StoneEffect::Collect(k) = t.dest {
-        let n = &mut pos.supplies[side.index()][k as usize];
+        let n = &mut pos.supplies[side][k as usize];
         *n = n.saturating_add(1);
     }
     let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
@@ -91,7 +91,7 @@ pub fn apply_turn(
         set(pos, c, Occupant::EMPTY);
     }
     for &(k, c) in t.place {
-        let n = &mut pos.supplies[side.index()][k as usize];
+        let n = &mut pos.supplies[side][k as usize];
         *n = n.saturating_sub(1);
         if pos.at(c).as_stone().is_some() {
             set(pos, c, Occupant::EMPTY);

@@ -13,11 +13,16 @@ use super::generate::Generator;
 /// The message says what is wrong.
 pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
     let topo = &rules.topo;
-    if pos.cells.len() != topo.len() || pos.supplies.iter().any(|s| s.len() != rules.stones.len()) {
+    if pos.cells.len() != topo.len()
+        || pos
+            .supplies
+            .iter()
+            .any(|(_, s)| s.len() != rules.stones.len())
+    {
         return Err(format!(
             "the position has {} cells and {} stone kinds; {} has {} and {}",
             pos.cells.len(),
-            pos.supplies[0].len(),
+            pos.supplies[Side::White].len(),
             rules.name,
             topo.len(),
             rules.stones.len()

@@ -2,7 +2,7 @@
 //! turns with what is needed to take each back, and perft.
 
 use crate::board::Cell;
-use crate::core::{Occupant, Side};
+use crate::core::{BySide, Occupant, Side};
 use crate::position::Position;
 use crate::rules::Ruleset;
 
@@ -15,7 +15,7 @@ use super::turn::{Turn, TurnView};
 #[derive(Debug, Clone)]
 pub struct Undo {
     cells: Vec<(Cell, Occupant)>,
-    supplies: [Vec<u32>; 2],
+    supplies: BySide<Vec<u32>>,
     taboo: Option<Cell>,
     ep: Option<Cell>,
     castling: u32,
@@ -133,9 +133,9 @@ impl<'r> Game<'r> {
             },
         );
         for side in Side::BOTH {
-            for (k, (&a, &b)) in before.supplies[side.index()]
+            for (k, (&a, &b)) in before.supplies[side]
                 .iter()
-                .zip(&self.pos.supplies[side.index()])
+                .zip(&self.pos.supplies[side])
                 .enumerate()
             {
                 if a != b {

@@ -202,7 +202,7 @@ impl Core {
         let side = pos.side;
         let piece = &rules.pieces[kind as usize];
         let promotions: &[u8] = match &piece.promotion {
-            Some((r, to)) if rules.regions[*r as usize].cells[side.index()].contains(step.to) => to,
+            Some((r, to)) if rules.regions[*r as usize].cells[side].contains(step.to) => to,
             _ => &[],
         };
         let mut count = 0;
@@ -302,7 +302,7 @@ impl Core {
                     // Two different cells (B-45); a kind twice needs two in supply; no more
                     // explosions than `[turn] explosions` allows.
                     if a.1 == b.1
-                        || (a.0 == b.0 && pos.supplies[side.index()][a.0 as usize] < 2)
+                        || (a.0 == b.0 && pos.supplies[side][a.0 as usize] < 2)
                         || u32::from(a.2) + u32::from(b.2) > rules.turn.explosions
                     {
                         continue;
@@ -459,7 +459,7 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
             return None;
         }
         for l in prog.legs.iter().filter(|l| l.can_capture()) {
-            for (i, &v) in l.vecs[enemy.index()].iter().enumerate() {
+            for (i, &v) in l.vecs[enemy].iter().enumerate() {
                 let (vx, vy) = rules.links.vector(v);
                 for &r in &royals {
                     match l.kind {
@@ -471,7 +471,7 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
                         }
                         // The path cells of a leap that would land on the royal cell.
                         crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
-                            for path in l.paths[enemy.index()].get(i).into_iter().flatten() {
+                            for path in l.paths[enemy].get(i).into_iter().flatten() {
                                 for &p in &path.cells {
                                     let (px, py) = rules.links.vector(p);
                                     if let Some(c) = topo.offset(r, (px - vx, py - vy)) {

@@ -82,7 +82,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
     for side in [mover, pos.side] {
         if let Some((w, r)) = rules.end.occupy {
-            let region = &rules.regions[r as usize].cells[region_side(side, w).index()];
+            let region = &rules.regions[r as usize].cells[region_side(side, w)];
             if region
                 .iter()
                 .any(|c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
@@ -95,7 +95,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
         for (kind, st) in rules.stones.iter().enumerate() {
             if let Some((w, r)) = st.wins_on {
-                let region = &rules.regions[r as usize].cells[region_side(side, w).index()];
+                let region = &rules.regions[r as usize].cells[region_side(side, w)];
                 if region
                     .iter()
                     .any(|c| pos.at(c).as_stone() == Some(kind as u8))

@@ -28,7 +28,7 @@ pub fn placement(
     stone: u8,
     cell: Cell,
 ) -> Option<PlaceEffect> {
-    if pos.supplies[side.index()][stone as usize] == 0 {
+    if pos.supplies[side][stone as usize] == 0 {
         return None;
     }
     let st = &rules.stones[stone as usize];

@@ -263,7 +263,7 @@ fn placement_refusal(
         need[k as usize] += 1;
     }
     for (k, &n) in need.iter().enumerate() {
-        if n > 0 && pos.supplies[side.index()][k] < n {
+        if n > 0 && pos.supplies[side][k] < n {
             return Refusal::NoSupply {
                 side,
                 stone: k as u8,
@@ -315,7 +315,7 @@ fn placement_refusal(
                 } else {
                     side.opponent()
                 };
-                if rules.regions[r as usize].cells[rs.index()].contains(c) {
+                if rules.regions[r as usize].cells[rs].contains(c) {
                     return Refusal::ForbiddenRegion {
                         cell: c,
                         whose: w,

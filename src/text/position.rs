@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::board::{Cell, Side};
+use crate::board::Cell;
+use crate::core::{BySide, Side};
 use crate::position::{Occupant, Position};
 use crate::rules::{PositionField, Ruleset};
 
@@ -316,7 +317,11 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
     Ok(pos)
 }
 
-fn parse_supplies(rules: &Ruleset, text: &str, at: usize) -> Result<[Vec<u32>; 2], PositionError> {
+fn parse_supplies(
+    rules: &Ruleset,
+    text: &str,
+    at: usize,
+) -> Result<BySide<Vec<u32>>, PositionError> {
     let Some((w, b)) = text.split_once('/') else {
         return fail(
             Field::Supplies,
@@ -365,7 +370,7 @@ fn parse_supplies(rules: &Ruleset, text: &str, at: usize) -> Result<[Vec<u32>; 2
         }
         Ok(out)
     };
-    Ok([one(w, at)?, one(b, at + w.len() + 1)?])
+    Ok(BySide::new(one(w, at)?, one(b, at + w.len() + 1)?))
 }
 
 /// Writes position text. Supplies and taboo are written only when they differ from the
@@ -399,7 +404,7 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
     if rules.fields.contains(&PositionField::Supplies) {
         // Supplies and taboo only when they differ from the defaults (SPEC's start position).
         let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
-        let default = pos.supplies[0] == full && pos.supplies[1] == full;
+        let default = pos.supplies[Side::White] == full && pos.supplies[Side::Black] == full;
         if default && pos.taboo.is_none() {
             return out;
         }
@@ -408,11 +413,11 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
         out.push(' ');
         match field {
             PositionField::Supplies => {
-                for (i, side) in pos.supplies.iter().enumerate() {
-                    if i == 1 {
+                for (side, supply) in pos.supplies.iter() {
+                    if side == Side::Black {
                         out.push('/');
                     }
-                    for (k, n) in side.iter().enumerate() {
+                    for (k, n) in supply.iter().enumerate() {
                         out.push(rules.stones[k].symbol);
                         out.push_str(&n.to_string());
                     }

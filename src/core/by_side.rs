@@ -1,0 +1,64 @@
+//! A value for each side, indexed by [`Side`].
+
+use std::ops::{Index, IndexMut};
+
+use super::Side;
+
+/// One value per side: `x[Side::White]`, `x[Side::Black]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BySide<T> {
+    white: T,
+    black: T,
+}
+
+impl<T> BySide<T> {
+    /// White's and Black's values.
+    pub const fn new(white: T, black: T) -> BySide<T> {
+        BySide { white, black }
+    }
+
+    /// The same value for both sides.
+    pub fn both(v: T) -> BySide<T>
+    where
+        T: Clone,
+    {
+        BySide {
+            white: v.clone(),
+            black: v,
+        }
+    }
+
+    /// Each side with its value, White first.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, &T)> {
+        [(Side::White, &self.white), (Side::Black, &self.black)].into_iter()
+    }
+
+    /// The values mapped.
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> BySide<U> {
+        BySide {
+            white: f(self.white),
+            black: f(self.black),
+        }
+    }
+}
+
+impl<T> Index<Side> for BySide<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, s: Side) -> &T {
+        match s {
+            Side::White => &self.white,
+            Side::Black => &self.black,
+        }
+    }
+}
+
+impl<T> IndexMut<Side> for BySide<T> {
+    #[inline]
+    fn index_mut(&mut self, s: Side) -> &mut T {
+        match s {
+            Side::White => &mut self.white,
+            Side::Black => &mut self.black,
+        }
+    }
+}
