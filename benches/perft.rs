@@ -15,7 +15,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, pos) in [("start", rules.setup.clone()), ("crowded", crowded)] {
-        let mut g = Game::new(&rules, pos);
+        let mut g = Game::new(&rules, pos).unwrap();
         let nodes = g.perft(2);
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("depth 2, {name} ({nodes} nodes)"), |b| {

@@ -26,7 +26,7 @@
 //! assert_eq!(Game::start(&chess).perft(3), 8902);
 //! // Kiwipete, the chessprogramming wiki's "position 2": 48 turns, 2039 at depth 2.
 //! let kiwipete = parse_position(&chess, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
-//! assert_eq!(Game::new(&chess, kiwipete).perft(2), 2039);
+//! assert_eq!(Game::new(&chess, kiwipete).unwrap().perft(2), 2039);
 //! ```
 //!
 //! The modules are layers, each naming only those below it (see `ARCHITECTURE.md`): [`core`]

@@ -219,6 +219,15 @@ fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
     }
 }
 
+/// A game from a position (already checked when its text was read; a refusal here is still
+/// reported, not a panic).
+fn new_game(rules: &Ruleset, pos: Position) -> Result<Game<'_>, ExitCode> {
+    Game::new(rules, pos).map_err(|u| {
+        eprintln!("error: bad --position: {}", u.text(rules));
+        ExitCode::from(1)
+    })
+}
+
 /// The shape of the variant's position text, for help texts.
 fn position_help(rules: &Ruleset) -> String {
     use bulwark::rules::PositionField as F;
@@ -258,7 +267,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
                     p.rulings.join(", ")
                 );
             }
-            let mut game = Game::new(&rules, pos.clone());
+            let mut game = Game::start(&rules);
             let n = game.count_turns();
             no_runaway(&game)?;
             outln!("\nlegal first turns for {}: {n}", pos.side);
@@ -344,7 +353,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
         }) => {
             let rules = load(variant.as_deref())?;
             let pos = position(&rules, ptext.as_deref())?;
-            let mut game = Game::new(&rules, pos);
+            let mut game = new_game(&rules, pos)?;
             // Streamed: each turn is written as it is generated, never all held in memory.
             let mut written: Result<(), ExitCode> = Ok(());
             let mut first = true;
@@ -380,7 +389,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
         }) => {
             let rules = load(variant.as_deref())?;
             let pos = position(&rules, ptext.as_deref())?;
-            let mut game = Game::new(&rules, pos);
+            let mut game = new_game(&rules, pos)?;
             let started = std::time::Instant::now();
             let nodes = if divide && depth > 0 {
                 let turns = game.legal_turns().unwrap_or_default();

@@ -74,7 +74,8 @@ pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
             "`{text}` reads differently after writing as `{written}`"
         ));
     }
-    let mut game = Game::new(rules, pos.clone());
+    let mut game = Game::new(rules, pos.clone())
+        .map_err(|u| format!("`{text}` reads but is not playable: {}", u.text(rules)))?;
     let Ok(turns) = game.legal_turns() else {
         return Ok(());
     };
@@ -91,13 +92,13 @@ pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
         }
         let before = game.hash();
         game.play(t);
-        if game.hash() != rules.zobrist.hash(&game.pos) {
+        if game.hash() != rules.zobrist.hash(game.pos()) {
             return Err(format!(
                 "hash after `{mt}` in `{text}` is not the position's"
             ));
         }
         game.undo();
-        if game.pos != pos || game.hash() != before {
+        if *game.pos() != pos || game.hash() != before {
             return Err(format!(
                 "undo of `{mt}` in `{text}` does not restore the position"
             ));

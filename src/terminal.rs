@@ -68,7 +68,7 @@ fn game_loop(
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), Stop> {
-    let mut game = Game::new(rules, pos);
+    let mut game = Game::new(rules, pos).expect("positions given to the CLI are checked when read");
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut rng = Rng(seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -77,8 +77,8 @@ fn game_loop(
     let mut played = 0u32;
     loop {
         writeln!(out)?;
-        write!(out, "{}", view::board_text(rules, &game.pos))?;
-        writeln!(out, "{}", text::write_position(rules, &game.pos))?;
+        write!(out, "{}", view::board_text(rules, game.pos()))?;
+        writeln!(out, "{}", text::write_position(rules, game.pos()))?;
         let turns = game.legal_turns();
         if let Some(r) = game.runaway() {
             return Err(Stop::Runaway(r));
@@ -97,7 +97,7 @@ fn game_loop(
             )?;
             return Ok(());
         }
-        let side = game.pos.side;
+        let side = game.pos().side;
         if computer[side] {
             let t = &turns[rng.below(turns.len())];
             writeln!(out, "{side} (computer) plays {}", text::turn_text(rules, t))?;
@@ -131,7 +131,7 @@ fn game_loop(
                 while game.undo() {
                     undone += 1;
                     played = played.saturating_sub(1);
-                    if !computer[game.pos.side] {
+                    if !computer[game.pos().side] {
                         break;
                     }
                 }

@@ -67,7 +67,7 @@ fn b16_b31_spy_in_a_dense_cluster_answers() {
     assert!(auto.0.iter().any(|o| o.1.len() == 2));
     assert!(auto.0.iter().all(|o| o.1.len() <= 2));
     // The whole turn list of that position is generated too.
-    let mut game = bulwark::play::Game::new(rules, pos);
+    let mut game = bulwark::play::Game::new(rules, pos).unwrap();
     assert!(game.count_turns() > 0);
     assert_eq!(game.runaway(), None);
 }

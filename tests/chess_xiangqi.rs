@@ -15,7 +15,7 @@ fn xiangqi() -> Ruleset {
 }
 
 fn moves(rules: &Ruleset, fen: &str) -> Vec<String> {
-    let mut g = Game::new(rules, parse_position(rules, fen).unwrap());
+    let mut g = Game::new(rules, parse_position(rules, fen).unwrap()).unwrap();
     let mut v: Vec<String> = g
         .legal_turns()
         .unwrap_or_default()
@@ -75,13 +75,15 @@ fn chess_checkmate_loses_and_stalemate_draws() {
     let mut g = Game::new(
         &c,
         parse_position(&c, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let o = g.outcome().unwrap();
     assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Checkmate));
     let mut g = Game::new(
         &c,
         parse_position(&c, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let o = g.outcome().unwrap();
     assert_eq!((o.winner, o.reason), (None, Reason::Stalemate));
 }
@@ -101,21 +103,23 @@ fn chess_castling_needs_rights_empty_and_unattacked_cells() {
     let mut g = Game::new(
         &c,
         parse_position(&c, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let t = parse_turn(&mut g, "e1-g1").unwrap();
     g.play(&t);
     assert_eq!(
-        write_position(&c, &g.pos),
+        write_position(&c, g.pos()),
         "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
     );
     // Moving a rook clears its right only; capturing a rook on its cell clears the other's.
     let mut g = Game::new(
         &c,
         parse_position(&c, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let t = parse_turn(&mut g, "a1xa8").unwrap();
     g.play(&t);
-    assert!(write_position(&c, &g.pos).contains(" b Kk "));
+    assert!(write_position(&c, g.pos()).contains(" b Kk "));
 }
 
 #[test]
@@ -124,17 +128,18 @@ fn chess_en_passant() {
     let mut g = Game::new(
         &c,
         parse_position(&c, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let t = parse_turn(&mut g, "d7-d5").unwrap();
     g.play(&t);
     assert_eq!(
-        write_position(&c, &g.pos),
+        write_position(&c, g.pos()),
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"
     );
     let t = parse_turn(&mut g, "e5-d6xd5").unwrap();
     g.play(&t);
     assert_eq!(
-        write_position(&c, &g.pos),
+        write_position(&c, g.pos()),
         "4k3/8/3P4/8/8/8/8/4K3 b - - 0 2"
     );
     // Only right after the double step.
@@ -153,10 +158,11 @@ fn chess_promotion_offers_every_declared_choice() {
     let mut g = Game::new(
         &c,
         parse_position(&c, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     let t = parse_turn(&mut g, "a7-a8=N").unwrap();
     g.play(&t);
-    assert!(write_position(&c, &g.pos).starts_with("N3k3/"));
+    assert!(write_position(&c, g.pos()).starts_with("N3k3/"));
 }
 
 #[test]
@@ -230,7 +236,8 @@ fn xiangqi_no_legal_move_loses() {
     let mut g = Game::new(
         &x,
         parse_position(&x, "3k5/2R6/9/9/9/9/9/9/9/4K4 b - - 0 1").unwrap(),
-    );
+    )
+    .unwrap();
     assert!(!g.in_check());
     let o = g.outcome().expect("no legal move");
     assert_eq!((o.winner, o.reason), (Some(Side::White), Reason::Stalemate));

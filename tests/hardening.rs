@@ -153,7 +153,7 @@ fn the_side_not_to_move_may_not_be_in_check() {
     assert!(e.message.contains("attacked"), "{e}");
     // The same with Black to move is an ordinary check.
     let pos = text::parse_position(&c, "4k3/4R3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
-    assert!(Game::new(&c, pos).in_check());
+    assert!(Game::new(&c, pos).unwrap().in_check());
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn an_en_passant_cell_must_follow_a_two_cell_step() {
     }
     // A real one.
     let pos = text::parse_position(&c, "4k3/8/8/4pP2/8/8/8/4K3 w - e6 0 1").unwrap();
-    let mut g = Game::new(&c, pos);
+    let mut g = Game::new(&c, pos).unwrap();
     let texts: Vec<String> = g
         .legal_turns()
         .unwrap()
@@ -186,13 +186,13 @@ fn counters_and_supplies_at_their_limits_round_trip_and_never_wrap() {
     let fen = "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 4294967295";
     let pos = text::parse_position(&c, fen).unwrap();
     assert_eq!(text::write_position(&c, &pos), fen);
-    let mut g = Game::new(&c, pos);
+    let mut g = Game::new(&c, pos).unwrap();
     for t in ["e1-e2", "e8-e7"] {
         let turn = text::parse_turn(&mut g, t).unwrap();
         g.play(&turn);
     }
     assert_eq!(
-        text::write_position(&c, &g.pos),
+        text::write_position(&c, g.pos()),
         "8/4k3/8/8/8/8/4K3/8 w - - 4294967295 4294967295"
     );
     assert!(text::parse_position(&c, "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 1").is_err());
@@ -212,16 +212,16 @@ fn a_castling_whose_king_lands_on_its_partners_cell_moves_both() {
     );
     let c = Ruleset::from_source("c960.toml", &text).unwrap();
     let pos = text::parse_position(&c, "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1").unwrap();
-    let mut g = Game::new(&c, pos);
+    let mut g = Game::new(&c, pos).unwrap();
     let t = text::parse_turn(&mut g, "e1-g1").unwrap();
     g.play(&t);
     assert_eq!(
-        text::write_position(&c, &g.pos),
+        text::write_position(&c, g.pos()),
         "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
     );
     g.undo();
     assert_eq!(
-        text::write_position(&c, &g.pos),
+        text::write_position(&c, g.pos()),
         "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1"
     );
 }
@@ -384,4 +384,30 @@ fn thousands_of_problems_are_summarised() {
         &shown[..200]
     );
     assert!(shown.len() < 100_000);
+}
+
+#[test]
+fn a_game_is_only_built_from_a_playable_position() {
+    use bulwark::play::Unplayable;
+    let c = chess();
+    // Wrong size: a position of another board.
+    let wrong = bulwark::Position::empty(10, vec![]);
+    assert!(matches!(
+        Game::new(&c, wrong),
+        Err(Unplayable::WrongSize { cells: 10, .. })
+    ));
+    // Two white kings.
+    let mut two = c.setup.clone();
+    let king = two.at(c.topo.parse_cell("e1").unwrap());
+    two.cells[c.topo.parse_cell("e4").unwrap() as usize] = king;
+    match Game::new(&c, two) {
+        Err(u @ Unplayable::RoyalCount { .. }) => {
+            assert_eq!(
+                u.text(&c),
+                "white has 2 royal pieces (on e1, e4); a position needs exactly one"
+            );
+        }
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("accepted two kings"),
+    }
 }

@@ -62,7 +62,7 @@ fn run(ignored: bool) {
             .unwrap_or_else(|_| panic!("{}: no bundled variant {variant}", c.file));
         let pos =
             text::parse_position(&rules, &c.position).unwrap_or_else(|e| panic!("{}: {e}", c.file));
-        let mut g = Game::new(&rules, pos);
+        let mut g = Game::new(&rules, pos).unwrap();
         let hash = g.hash();
         assert_eq!(
             g.perft(c.depth),
@@ -97,7 +97,7 @@ fn divide_adds_up_to_perft() {
         "1/10/10/3ng5/10/12/12/5S6/12/12/6q5/12/12/10/4NG4/10/10/1 w ^1~0#0%0@0/^0~0#0%0@1 -",
     )
     .unwrap();
-    let mut g = Game::new(&rules, pos);
+    let mut g = Game::new(&rules, pos).unwrap();
     let total = g.perft(2);
     let mut sum = 0;
     for t in g.legal_turns().unwrap() {

@@ -22,7 +22,7 @@ fn playout(start: &str, choices: &[usize]) {
 
 fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
     let pos = text::parse_position(r, start.trim()).unwrap();
-    let mut g = Game::new(r, pos);
+    let mut g = Game::new(r, pos).unwrap();
     let mut texts_before = Vec::new();
     let mut hashes_before = Vec::new();
     for &choice in choices {
@@ -42,25 +42,25 @@ fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
             assert_eq!(&back, t, "{text}");
         }
         let t = &turns[choice % turns.len()];
-        texts_before.push(text::write_position(r, &g.pos));
+        texts_before.push(text::write_position(r, g.pos()));
         hashes_before.push(g.hash());
         g.play(t);
         assert_eq!(
             g.hash(),
-            r.zobrist.hash(&g.pos),
+            r.zobrist.hash(g.pos()),
             "incremental hash after {}",
             text::turn_text(r, t)
         );
-        let text = text::write_position(r, &g.pos);
+        let text = text::write_position(r, g.pos());
         assert_eq!(
             text::parse_position(r, &text).as_ref(),
-            Ok(&g.pos),
+            Ok(g.pos()),
             "position text round trip"
         );
     }
     while let Some(text) = texts_before.pop() {
         assert!(g.undo());
-        assert_eq!(text::write_position(r, &g.pos), text);
+        assert_eq!(text::write_position(r, g.pos()), text);
         assert_eq!(g.hash(), hashes_before.pop().unwrap());
     }
     assert!(!g.undo());

@@ -22,7 +22,7 @@ fn stone(symbol: char) -> u8 {
 
 #[test]
 fn b44_no_stone_in_ones_own_end_zone() {
-    let mut g = Game::new(rules(), pos("C5=Q K14=g"));
+    let mut g = Game::new(rules(), pos("C5=Q K14=g")).unwrap();
     let req = Request {
         from: cell("C5"),
         place: vec![(stone('^'), cell("C4"))],
@@ -44,7 +44,7 @@ fn b44_no_stone_in_ones_own_end_zone() {
 #[test]
 fn b48_taboo_cell_takes_no_stone() {
     // White bombs the arrow on G7; Black may not place on G7 in its next turn.
-    let mut g = Game::new(rules(), pos("F6=Q G7=^ G10=q K14=g"));
+    let mut g = Game::new(rules(), pos("F6=Q G7=^ G10=q K14=g")).unwrap();
     let t = g
         .request(&Request {
             from: cell("F6"),
@@ -63,7 +63,7 @@ fn b48_taboo_cell_takes_no_stone() {
 
 #[test]
 fn b40_requests_name_the_first_thing_wrong() {
-    let mut g = Game::new(rules(), pos("F6=N K14=g"));
+    let mut g = Game::new(rules(), pos("F6=N K14=g")).unwrap();
     assert_eq!(
         g.request(&Request {
             from: cell("F7"),

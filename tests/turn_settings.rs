@@ -80,7 +80,7 @@ fn two_explosions_a_turn_when_declared() {
     let t = parse_turn(&mut g, "b1@a2@c2").unwrap();
     g.play(&t);
     // Both blocks and both bombs are gone; no taboo cell.
-    assert_eq!(write_position(&r, &g.pos), "4/1c2/4/1C2 b #2@0/#2@2 -");
+    assert_eq!(write_position(&r, g.pos()), "4/1c2/4/1C2 b #2@0/#2@2 -");
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn b48_an_explosion_leaves_a_taboo_cell_unless_declared_otherwise() {
         let mut g = Game::start(&r);
         let t = parse_turn(&mut g, "b1@a2").unwrap();
         g.play(&t);
-        assert_eq!(g.pos.taboo.is_some(), taboo, "{turn}");
+        assert_eq!(g.pos().taboo.is_some(), taboo, "{turn}");
         // Black's piece on b3 could place a block on the emptied a2: only without the taboo.
         let black = moves_now(&mut g);
         assert_eq!(
@@ -114,8 +114,8 @@ fn b48_an_explosion_leaves_a_taboo_cell_unless_declared_otherwise() {
         );
         // It may still move there (B-48: pieces may enter it).
         assert!(black.contains(&"b3-a2".to_string()), "{black:?}");
-        let text = write_position(&r, &g.pos);
-        assert_eq!(parse_position(&r, &text).unwrap(), g.pos);
+        let text = write_position(&r, g.pos());
+        assert_eq!(&parse_position(&r, &text).unwrap(), g.pos());
     }
 }
 

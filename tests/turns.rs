@@ -124,7 +124,11 @@ fn b46_knight_removes_arrows_and_blocks_but_not_bombs() {
     let p = pos(&format!("F6=K G8=^ {BLACK}"));
     assert!(!turns(&p).iter().any(|x| x.contains('!')));
     let g = play(&pos(&format!("F6=N G8=^ {BLACK}")), &["F6!G8"]);
-    assert!(g.pos.at(rules().topo.parse_cell("G8").unwrap()).is_empty());
+    assert!(
+        g.pos()
+            .at(rules().topo.parse_cell("G8").unwrap())
+            .is_empty()
+    );
 }
 
 #[test]
@@ -132,8 +136,8 @@ fn b47_bombs_on_empty_cells_stay_as_arrow_like_stones() {
     let g = play(&pos(&format!("F6=Q {BLACK}")), &["F6@F8"]);
     let r = rules();
     let f8 = r.topo.parse_cell("F8").unwrap();
-    assert_eq!(g.pos.at(f8), bulwark::Occupant::stone(4));
-    assert_eq!(g.pos.supplies[Side::White][4], 2);
+    assert_eq!(g.pos().at(f8), bulwark::Occupant::stone(4));
+    assert_eq!(g.pos().supplies[Side::White][4], 2);
 }
 
 #[test]
@@ -143,8 +147,8 @@ fn b47_bomb_on_a_stone_removes_both_and_may_be_used_in_own_end_zone() {
     let t = turns(&p);
     assert!(has(&t, "F6@F8") && has(&t, "F6@F4"));
     let g = play(&p, &["F6@F8"]);
-    assert!(g.pos.at(r.topo.parse_cell("F8").unwrap()).is_empty());
-    assert_eq!(g.pos.taboo, r.topo.parse_cell("F8").ok());
+    assert!(g.pos().at(r.topo.parse_cell("F8").unwrap()).is_empty());
+    assert_eq!(g.pos().taboo, r.topo.parse_cell("F8").ok());
     // White's own end zone: no stone may be placed, but a bomb may blow up a stone there.
     let p = pos(&format!("C5=K C4=# {BLACK}"));
     let t = turns(&p);
@@ -174,7 +178,7 @@ fn b48_taboo_cell_for_the_opponents_next_turn_only() {
     let r = rules();
     let p = pos("F6=Q F8=^ F12=q");
     let g = play(&p, &["F6@F8"]);
-    let t = turns(&g.pos);
+    let t = turns(g.pos());
     assert!(
         !t.iter()
             .any(|x| x.ends_with("F8") && !x.contains('-') && !x.contains('x')),
@@ -184,8 +188,8 @@ fn b48_taboo_cell_for_the_opponents_next_turn_only() {
     assert!(!has(&t, "F12-F9^F8"));
     // After Black's turn the taboo ends.
     let g = play(&p, &["F6@F8", "F12-F13"]);
-    assert_eq!(g.pos.taboo, None);
-    assert!(has(&turns(&g.pos), "F6^F8"));
+    assert_eq!(g.pos().taboo, None);
+    assert!(has(&turns(g.pos()), "F6^F8"));
     let _ = r;
 }
 
@@ -198,7 +202,7 @@ fn b49_arrows_capture_the_enemy_spy() {
     assert!(!has(&t, "F6#F9") && !has(&t, "F6@F9"));
     let g = play(&p, &["F6^F9"]);
     assert_eq!(
-        g.pos.at(r.topo.parse_cell("F9").unwrap()),
+        g.pos().at(r.topo.parse_cell("F9").unwrap()),
         bulwark::Occupant::stone(0)
     );
     // Only Spies: an arrow on another enemy piece is not a turn.
@@ -239,7 +243,7 @@ fn b50_supplies_limit_placement_and_collecting_refills_them() {
     // Collect the red-border arrow on F8 and place it again in the same turn.
     assert!(has(&t, "F6-F8~F9"));
     let g = play(&p, &["F6-F8"]);
-    assert_eq!(g.pos.supplies[Side::White], vec![0, 1, 0, 0, 0]);
+    assert_eq!(g.pos().supplies[Side::White], vec![0, 1, 0, 0, 0]);
     let _ = r;
 }
 
@@ -247,7 +251,7 @@ fn b50_supplies_limit_placement_and_collecting_refills_them() {
 fn b50_move_text_rejects_an_empty_supply_with_a_reason() {
     let mut p = pos(&format!("F6=Q {BLACK}"));
     p.supplies[Side::White][4] = 0;
-    let mut g = Game::new(rules(), p);
+    let mut g = Game::new(rules(), p).unwrap();
     let e = parse_turn(&mut g, "F6@F8").unwrap_err();
     assert!(e.reason.contains("no bomb left"), "{e}");
 }
@@ -281,7 +285,7 @@ fn b62_a_side_without_a_piece_move_loses() {
     let p0 = pos("A6=Q F9=g F8=# E8=# G8=# E9=# G9=#");
     let mut p = p0.clone();
     p.side = Side::Black;
-    let mut g = Game::new(rules(), p);
+    let mut g = Game::new(rules(), p).unwrap();
     let o = g.outcome().expect("immobilized");
     assert_eq!(
         (o.winner, o.reason),
@@ -294,7 +298,7 @@ fn b62_a_side_without_a_piece_move_loses() {
     let tweak = bulwark::Ruleset::from_source("tweak.toml", &text).unwrap();
     let mut p = p0;
     p.side = Side::Black;
-    let mut g = Game::new(&tweak, p);
+    let mut g = Game::new(&tweak, p).unwrap();
     assert!(g.outcome().is_none());
     assert!(g.legal_turns().unwrap().iter().all(|t| t.to.is_none()));
 }
@@ -323,7 +327,7 @@ fn move_text_round_trips_and_errors_say_why() {
     assert_eq!(bulwark::text::turn_text(r, &t), "F4-F5");
     g.play(&t);
     assert_eq!(
-        write_position(r, &g.pos),
+        write_position(r, g.pos()),
         "1/5a4/1cmrsqrken/gggggggggg/10/12/12/12/12/12/12/12/12/4G5/GGGG1GGGGG/NEKRQSRMC1/4A5/1 b"
     );
 }

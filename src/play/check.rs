@@ -1,17 +1,76 @@
-//! Whether a position can be played at all (royal pieces, check of the side not to move, en
-//! passant).
+//! Whether a position can be played at all: its size, the royal pieces, check of the side
+//! not to move, en passant.
 
+use crate::board::Cell;
 use crate::core::Side;
 use crate::position::Position;
 use crate::rules::Ruleset;
 
 use super::generate::Generator;
 
-/// Whether a position can be played: for a variant with royal pieces, each side has exactly
-/// one and the side that just moved has not left it attacked; an en-passant cell is empty with
-/// an enemy piece that may be taken en passant just beyond it and an empty cell behind it.
-/// The message says what is wrong.
-pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
+/// Why a position cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unplayable {
+    /// The position has another number of cells or stone kinds than the variant.
+    WrongSize {
+        /// Its cells.
+        cells: usize,
+        /// Its stone kinds.
+        stones: usize,
+    },
+    /// A variant with royal pieces needs exactly one a side.
+    RoyalCount {
+        /// The side.
+        side: Side,
+        /// Where its royal pieces stand.
+        at: Vec<Cell>,
+    },
+    /// The side that just moved left its royal piece attacked.
+    OpponentInCheck {
+        /// The side to move.
+        to_move: Side,
+    },
+    /// The en-passant cell is not one the opponent just passed with a two-cell step.
+    EnPassant(Cell),
+}
+
+impl Unplayable {
+    /// What is wrong, in the variant's names.
+    pub fn text(&self, rules: &Ruleset) -> String {
+        match self {
+            Unplayable::WrongSize { cells, stones } => format!(
+                "the position has {cells} cells and {stones} stone kinds; {} has {} and {}",
+                rules.name,
+                rules.topo.len(),
+                rules.stones.len()
+            ),
+            Unplayable::RoyalCount { side, at } => format!(
+                "{side} has {} royal pieces{}; a position needs exactly one",
+                at.len(),
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<String> = at.iter().map(|&c| rules.topo.name(c)).collect();
+                    format!(" (on {})", names.join(", "))
+                }
+            ),
+            Unplayable::OpponentInCheck { to_move } => format!(
+                "{to_move} is to move while {}'s royal piece is attacked: the side that just moved may not be in check",
+                to_move.opponent()
+            ),
+            Unplayable::EnPassant(c) => format!(
+                "the en-passant cell {} is not one the side that just moved passed over with a two-cell step: it must be empty, with that side's en-passant piece just beyond it and an empty cell behind it",
+                rules.topo.name(*c)
+            ),
+        }
+    }
+}
+
+/// Whether a position can be played: it has the variant's size; for a variant with royal
+/// pieces, each side has exactly one and the side that just moved has not left it attacked;
+/// an en-passant cell is empty with an enemy piece that may be taken en passant just beyond
+/// it and an empty cell behind it.
+pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable> {
     let topo = &rules.topo;
     if pos.cells.len() != topo.len()
         || pos
@@ -19,41 +78,24 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
             .iter()
             .any(|(_, s)| s.len() != rules.stones.len())
     {
-        return Err(format!(
-            "the position has {} cells and {} stone kinds; {} has {} and {}",
-            pos.cells.len(),
-            pos.supplies[Side::White].len(),
-            rules.name,
-            topo.len(),
-            rules.stones.len()
-        ));
+        return Err(Unplayable::WrongSize {
+            cells: pos.cells.len(),
+            stones: pos.supplies[Side::White].len(),
+        });
     }
     if rules.has_royals {
         for side in Side::BOTH {
-            let royals: Vec<String> = topo
+            let at: Vec<Cell> = topo
                 .cells()
                 .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal))
-                .map(|c| topo.name(c))
                 .collect();
-            if royals.len() != 1 {
-                return Err(format!(
-                    "{side} has {} royal pieces{}; a position needs exactly one",
-                    royals.len(),
-                    if royals.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (on {})", royals.join(", "))
-                    }
-                ));
+            if at.len() != 1 {
+                return Err(Unplayable::RoyalCount { side, at });
             }
         }
         let mut g = Generator::default();
         if !g.royals_safe(rules, pos, pos.side.opponent()) {
-            return Err(format!(
-                "{} is to move while {}'s royal piece is attacked: the side that just moved may not be in check",
-                pos.side,
-                pos.side.opponent()
-            ));
+            return Err(Unplayable::OpponentInCheck { to_move: pos.side });
         }
     }
     if let Some(target) = pos.ep {
@@ -66,11 +108,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), String> {
         });
         if !pos.at(target).is_empty() || !victim_ok || !origin.is_some_and(|o| pos.at(o).is_empty())
         {
-            return Err(format!(
-                "the en-passant cell {} is not one {} just passed over with a two-cell step: it must be empty, with that side's en-passant piece just beyond it and an empty cell behind it",
-                topo.name(target),
-                pos.side.opponent()
-            ));
+            return Err(Unplayable::EnPassant(target));
         }
     }
     Ok(())

@@ -7,6 +7,7 @@ use crate::position::Position;
 use crate::rules::Ruleset;
 
 use super::apply::apply_turn;
+use super::check::{Unplayable, check_position};
 use super::generate::Generator;
 use super::outcome::Outcome;
 use super::turn::{Turn, TurnView};
@@ -29,29 +30,35 @@ pub struct Undo {
 pub struct Game<'r> {
     /// The rules.
     pub rules: &'r Ruleset,
-    /// The current position.
-    pub pos: Position,
+    /// The current position (read it with [`Game::pos`]).
+    pub(crate) pos: Position,
     hash: u64,
     history: Vec<(Turn, Undo)>,
     generator: Generator,
 }
 
 impl<'r> Game<'r> {
-    /// A game from a position.
-    pub fn new(rules: &'r Ruleset, pos: Position) -> Game<'r> {
+    /// A game from a position, if the position can be played (see [`check_position`]).
+    pub fn new(rules: &'r Ruleset, pos: Position) -> Result<Game<'r>, Unplayable> {
+        check_position(rules, &pos)?;
         let hash = rules.zobrist.hash(&pos);
-        Game {
+        Ok(Game {
             rules,
             pos,
             hash,
             history: Vec::new(),
             generator: Generator::default(),
-        }
+        })
     }
 
     /// A game from the variant's start position.
     pub fn start(rules: &'r Ruleset) -> Game<'r> {
-        Game::new(rules, rules.setup.clone())
+        Game::new(rules, rules.setup.clone()).expect("the loader checked the start position")
+    }
+
+    /// The current position.
+    pub fn pos(&self) -> &Position {
+        &self.pos
     }
 
     /// The runaway some generation of this game ran into, if any. Once there is one, every

@@ -85,9 +85,9 @@ pub const MAX_POSITION_TEXT: usize = 1 << 20;
 /// [`crate::play::check_position`]).
 pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let pos = read_position(rules, text)?;
-    crate::play::check_position(rules, &pos).map_err(|message| PositionError {
+    crate::play::check_position(rules, &pos).map_err(|u| PositionError {
         field: Field::Legality,
-        message,
+        message: u.text(rules),
         range: Some((0, text.len())),
     })?;
     Ok(pos)

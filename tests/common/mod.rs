@@ -91,7 +91,7 @@ pub fn options(p: &Position, at: &str) -> Vec<String> {
 /// Every legal turn of the side to move, as move text, sorted.
 pub fn turns(p: &Position) -> Vec<String> {
     let r = rules();
-    let mut g = bulwark::play::Game::new(r, p.clone());
+    let mut g = bulwark::play::Game::new(r, p.clone()).unwrap();
     let mut v: Vec<String> = g
         .legal_turns()
         .unwrap_or_default()
@@ -105,7 +105,7 @@ pub fn turns(p: &Position) -> Vec<String> {
 /// Plays the turns given as move text, panicking on an illegal one.
 pub fn play<'r>(p: &Position, moves: &[&str]) -> bulwark::play::Game<'r> {
     let r: &'r Ruleset = rules();
-    let mut g = bulwark::play::Game::new(r, p.clone());
+    let mut g = bulwark::play::Game::new(r, p.clone()).unwrap();
     for m in moves {
         let t = bulwark::text::parse_turn(&mut g, m).unwrap_or_else(|e| panic!("{e}"));
         g.play(&t);
