@@ -3,12 +3,32 @@
 
 pub use crate::core::Side;
 
-/// A dense index of an existing cell, numbered rank by rank from the lowest rank and, within a
-/// rank, from the lowest file.
-pub type Cell = u16;
+/// An existing cell of a board: a dense index, numbered rank by rank from the lowest rank and,
+/// within a rank, from the lowest file. Boards have at most [`MAX_CELLS`] cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Cell(u16);
+
+/// Most cells a board may have (64 files × 64 ranks, the loader's limits).
+pub const MAX_CELLS: usize = 64 * 64;
+
+impl Cell {
+    /// The cell with this index (below [`MAX_CELLS`]).
+    #[inline]
+    pub const fn new(index: usize) -> Cell {
+        debug_assert!(index < MAX_CELLS);
+        #[allow(clippy::cast_possible_truncation)] // below MAX_CELLS, which fits 16 bits
+        Cell(index as u16)
+    }
+
+    /// Its index, for tables with one entry per cell.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Marks "no cell" in link tables.
-pub const NO_CELL: Cell = Cell::MAX;
+pub const NO_CELL: Cell = Cell(u16::MAX);
 
 /// A set of cells as a bit set.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -26,15 +46,15 @@ impl CellSet {
 
     /// Adds a cell.
     pub fn insert(&mut self, c: Cell) {
-        self.words[c as usize / 64] |= 1 << (c % 64);
+        self.words[c.index() / 64] |= 1 << (c.index() % 64);
     }
 
     /// Whether the cell is in the set.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
         self.words
-            .get(c as usize / 64)
-            .is_some_and(|w| w & (1 << (c % 64)) != 0)
+            .get(c.index() / 64)
+            .is_some_and(|w| w & (1 << (c.index() % 64)) != 0)
     }
 
     /// The cells of the set in index order.
@@ -42,7 +62,7 @@ impl CellSet {
         self.words.iter().enumerate().flat_map(|(i, &w)| {
             (0..64)
                 .filter(move |b| w & (1u64 << b) != 0)
-                .map(move |b| (i * 64 + b) as Cell)
+                .map(move |b| Cell::new(i * 64 + b))
         })
     }
 
@@ -80,7 +100,7 @@ impl Topology {
         for r in 0..ranks {
             for f in 0..files {
                 if exists(f, r) {
-                    grid[r * files + f] = coords.len() as Cell;
+                    grid[r * files + f] = Cell::new(coords.len());
                     coords.push((f as u8, r as u8));
                 }
             }
@@ -132,13 +152,13 @@ impl Topology {
     /// File and rank index (from 0) of a cell (board-internal).
     #[inline]
     fn coord(&self, c: Cell) -> (i32, i32) {
-        let (f, r) = self.coords[c as usize];
+        let (f, r) = self.coords[c.index()];
         (f as i32, r as i32)
     }
 
     /// All cells in index order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        0..self.len() as Cell
+        (0..self.len()).map(Cell::new)
     }
 
     /// The cell's name: file label followed by rank number (`B1`).
@@ -215,7 +235,7 @@ impl Topology {
     /// Where a cell is drawn: (column from the left, row from the top) of the board picture,
     /// whose size is [`Topology::files`] × [`Topology::ranks`].
     pub fn layout(&self, c: Cell) -> (usize, usize) {
-        let (f, r) = self.coords[c as usize];
+        let (f, r) = self.coords[c.index()];
         (f as usize, self.ranks - 1 - r as usize)
     }
 
@@ -317,7 +337,7 @@ impl LinkTable {
     /// The cell one vector away, or [`NO_CELL`].
     #[inline]
     pub fn link(&self, v: u16, c: Cell) -> Cell {
-        self.links[v as usize * self.cells + c as usize]
+        self.links[v as usize * self.cells + c.index()]
     }
 
     /// The offset of a vector id.
@@ -341,15 +361,15 @@ mod tests {
     fn cells_are_numbered_rank_by_rank() {
         let t = plus();
         assert_eq!(t.len(), 5);
-        assert_eq!(t.name(0), "b1");
-        assert_eq!(t.name(1), "a2");
-        assert_eq!(t.name(4), "b3");
+        assert_eq!(t.name(Cell::new(0)), "b1");
+        assert_eq!(t.name(Cell::new(1)), "a2");
+        assert_eq!(t.name(Cell::new(4)), "b3");
     }
 
     #[test]
     fn names_parse_case_insensitively_and_report_holes() {
         let t = plus();
-        assert_eq!(t.parse_cell("B2"), Ok(2));
+        assert_eq!(t.parse_cell("B2"), Ok(Cell::new(2)));
         assert_eq!(t.parse_cell("a1"), Err(CellNameError::Missing("a1".into())));
         assert!(matches!(
             t.parse_cell("z9"),
@@ -372,8 +392,8 @@ mod tests {
         let up = l.intern(&t, (0, 1));
         let right = l.intern(&t, (1, 0));
         assert_eq!(l.intern(&t, (0, 1)), up);
-        assert_eq!(l.link(up, 0), 2);
-        assert_eq!(l.link(right, 0), NO_CELL);
+        assert_eq!(l.link(up, Cell::new(0)), Cell::new(2));
+        assert_eq!(l.link(right, Cell::new(0)), NO_CELL);
     }
 
     #[test]

@@ -51,6 +51,6 @@ impl Position {
     /// The occupant of a cell.
     #[inline]
     pub fn at(&self, c: Cell) -> Occupant {
-        self.cells[c as usize]
+        self.cells[c.index()]
     }
 }

@@ -20,13 +20,17 @@ pub fn variant_text(text: &str) -> Result<(), String> {
     };
     let setup = text::write_position(&rules, &rules.setup);
     position_text(&rules, &setup)?;
-    let centre = rules.topo.cells().nth(rules.topo.len() / 2).unwrap_or(0);
+    let centre = rules
+        .topo
+        .cells()
+        .nth(rules.topo.len() / 2)
+        .unwrap_or_default();
     for k in 0..rules.pieces.len() {
         let mut pos = Position::empty(
             rules.topo.len(),
             rules.stones.iter().map(|s| s.supply).collect(),
         );
-        pos.cells[centre as usize] = Occupant::piece(Side::White, k as u8);
+        pos.cells[centre.index()] = Occupant::piece(Side::White, k as u8);
         match render::diagram(&rules, &pos, centre) {
             Ok(d) => {
                 let _ = render::diagram_text(&rules, &pos, &d);

@@ -146,7 +146,7 @@ const WALK_DEPTH: u32 = 2_000;
 /// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows: its options
 /// from that cell are unknown, and whatever was generated with it is incomplete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the program of piece kind {kind} on cell {cell} ran out of its work budget")]
+#[error("the program of piece kind {kind} on cell {} ran out of its work budget", cell.index())]
 pub struct Runaway {
     /// The piece kind whose program ran away.
     pub kind: u8,
@@ -255,10 +255,10 @@ impl Machine {
         }
         self.cells.clear();
         self.cells.extend_from_slice(&pos.cells);
-        self.cells[from as usize] = Occupant::EMPTY;
+        self.cells[from.index()] = Occupant::EMPTY;
         self.visited.clear();
         self.visited.resize(n, false);
-        self.visited[from as usize] = true;
+        self.visited[from.index()] = true;
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();
@@ -416,7 +416,7 @@ impl Machine {
         if self.free {
             c == cx.origin
         } else {
-            self.visited[c as usize]
+            self.visited[c.index()]
         }
     }
 
@@ -485,7 +485,7 @@ impl Machine {
         if c == NO_CELL {
             Filter::HOLE_BIT
         } else {
-            self.cells[c as usize].bit_for(side)
+            self.cells[c.index()].bit_for(side)
         }
     }
 
@@ -560,7 +560,7 @@ impl Machine {
                             break NO_CELL;
                         }
                         let b = self.bit(c, side);
-                        if self.cells[c as usize].is_empty() {
+                        if self.cells[c.index()].is_empty() {
                             if l.pass.has(b) {
                                 continue;
                             }
@@ -583,7 +583,7 @@ impl Machine {
                             break;
                         }
                         self.land_over(cx, out, l, screen, c, next);
-                        if !self.cells[c as usize].is_empty() {
+                        if !self.cells[c.index()].is_empty() {
                             break;
                         }
                     }
@@ -604,14 +604,14 @@ impl Machine {
     ) {
         let taken = l.take
             && cx.mode != Mode::Range
-            && matches!(self.cells[over as usize].as_piece(), Some((s, _)) if s != cx.side);
+            && matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side);
         if taken {
-            let saved = self.cells[over as usize];
-            self.cells[over as usize] = Occupant::EMPTY;
+            let saved = self.cells[over.index()];
+            self.cells[over.index()] = Occupant::EMPTY;
             self.caps.push(over);
             self.land(cx, out, l, t, next);
             self.caps.pop();
-            self.cells[over as usize] = saved;
+            self.cells[over.index()] = saved;
         } else {
             self.land(cx, out, l, t, next);
         }
@@ -626,7 +626,7 @@ impl Machine {
             self.halt = true;
             return;
         }
-        let occ = self.cells[t as usize];
+        let occ = self.cells[t.index()];
         let mut fx = StoneEffect::None;
         let mut captured = false;
         let term = !occ.is_empty();
@@ -674,7 +674,7 @@ impl Machine {
                 }
             }
             Some(pc) => {
-                self.visited[t as usize] = true;
+                self.visited[t.index()] = true;
                 let prune = match self.pruning {
                     Pruning::Auto => self.work > PRUNE_AFTER,
                     Pruning::Always => true,
@@ -683,7 +683,7 @@ impl Machine {
                 if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
                     self.run(cx, out, pc, t, term, fx, capleg);
                 }
-                self.visited[t as usize] = false;
+                self.visited[t.index()] = false;
             }
         }
         if captured {
@@ -764,7 +764,7 @@ impl Machine {
     fn known(&mut self, cx: &Ctx<'_>, out: &Options, to: Cell, capleg: bool) -> bool {
         match cx.mode {
             Mode::Attack => !self.hits_goal(to),
-            Mode::Range => self.stamp[to as usize] == self.epoch,
+            Mode::Range => self.stamp[to.index()] == self.epoch,
             Mode::Moves => {
                 self.sort_caps();
                 self.find(out, to)
@@ -777,7 +777,7 @@ impl Machine {
     fn hits_goal(&self, to: Cell) -> bool {
         match self.goal {
             Goal::Cell(c) => self.caps.contains(&c),
-            Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to as usize] == o,
+            Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to.index()] == o,
             Goal::None => false,
         }
     }
@@ -788,16 +788,16 @@ impl Machine {
         self.sorted.extend_from_slice(&self.caps);
         self.sorted.sort_unstable();
         self.fp = self.sorted.iter().fold(self.sorted.len() as u64, |h, &c| {
-            (h ^ u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            (h ^ c.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         });
     }
 
     /// The option that lands on `to` capturing exactly `sorted`, if found already.
     fn find(&self, out: &Options, to: Cell) -> Option<usize> {
-        if self.stamp[to as usize] != self.epoch {
+        if self.stamp[to.index()] != self.epoch {
             return None;
         }
-        let mut i = self.slot[to as usize];
+        let mut i = self.slot[to.index()];
         while i != u32::MAX {
             let m = &out.moves[i as usize];
             if self.fps[i as usize] == self.fp && out.captures(m) == &self.sorted[..] {
@@ -823,8 +823,8 @@ impl Machine {
             return;
         }
         if cx.mode == Mode::Range {
-            if self.stamp[to as usize] != self.epoch {
-                self.stamp[to as usize] = self.epoch;
+            if self.stamp[to.index()] != self.epoch {
+                self.stamp[to.index()] = self.epoch;
                 self.range.push(to);
             }
             return;
@@ -836,14 +836,14 @@ impl Machine {
         }
         // Options with the same destination are chained, newest first.
         let i = out.moves.len() as u32;
-        self.prev.push(if self.stamp[to as usize] == self.epoch {
-            self.slot[to as usize]
+        self.prev.push(if self.stamp[to.index()] == self.epoch {
+            self.slot[to.index()]
         } else {
             u32::MAX
         });
         self.fps.push(self.fp);
-        self.stamp[to as usize] = self.epoch;
-        self.slot[to as usize] = i;
+        self.stamp[to.index()] = self.epoch;
+        self.slot[to.index()] = i;
         let start = out.captures.len() as u32;
         out.captures.extend_from_slice(&self.sorted);
         out.moves.push(MoveOption {

@@ -8,7 +8,7 @@ use bulwark::play::{Refusal, Request};
 use bulwark::rules::Whose;
 use common::{pos, rules};
 
-fn cell(n: &str) -> u16 {
+fn cell(n: &str) -> bulwark::Cell {
     rules().topo.parse_cell(n).unwrap()
 }
 

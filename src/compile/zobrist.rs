@@ -45,7 +45,7 @@ impl Zobrist {
     /// The key of an occupant on a cell.
     #[inline]
     pub(crate) fn cell(&self, c: Cell, o: Occupant) -> u64 {
-        self.cells[c as usize * 256 + o.code() as usize]
+        self.cells[c.index() * 256 + o.code() as usize]
     }
 
     /// The key of one stone in a side's supply.
@@ -56,12 +56,12 @@ impl Zobrist {
 
     /// The key of a taboo cell.
     pub(crate) fn taboo(&self, t: Option<Cell>) -> u64 {
-        t.map_or(0, |c| self.taboo[c as usize])
+        t.map_or(0, |c| self.taboo[c.index()])
     }
 
     /// The key of an en-passant cell.
     pub(crate) fn ep(&self, t: Option<Cell>) -> u64 {
-        t.map_or(0, |c| self.taboo[self.taboo.len() / 2 + c as usize])
+        t.map_or(0, |c| self.taboo[self.taboo.len() / 2 + c.index()])
     }
 
     /// The key of a set of castling rights.
@@ -77,7 +77,7 @@ impl Zobrist {
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = 0u64;
         for (c, &o) in pos.cells.iter().enumerate() {
-            h = h.wrapping_add(self.cell(c as Cell, o));
+            h = h.wrapping_add(self.cell(Cell::new(c), o));
         }
         for side in Side::BOTH {
             for (k, &n) in pos.supplies[side].iter().enumerate() {

@@ -25,10 +25,10 @@ pub(crate) fn move_pieces(
     let to = t.to?;
     let side = pos.side;
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
-        let old = pos.cells[c as usize];
+        let old = pos.cells[c.index()];
         if old != o {
             on_cell(c, old, o);
-            pos.cells[c as usize] = o;
+            pos.cells[c.index()] = o;
         }
     };
     let piece = pos.at(t.from);
@@ -80,10 +80,10 @@ pub fn apply_turn(
         }
     }
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
-        let old = pos.cells[c as usize];
+        let old = pos.cells[c.index()];
         if old != o {
             on_cell(c, old, o);
-            pos.cells[c as usize] = o;
+            pos.cells[c.index()] = o;
         }
     };
     let mut taboo = None;

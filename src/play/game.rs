@@ -177,7 +177,7 @@ impl<'r> Game<'r> {
             return false;
         };
         for &(c, o) in u.cells.iter().rev() {
-            self.pos.cells[c as usize] = o;
+            self.pos.cells[c.index()] = o;
         }
         self.pos.supplies = u.supplies;
         self.pos.taboo = u.taboo;

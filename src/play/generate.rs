@@ -43,7 +43,7 @@ impl Core {
         let mut probe = std::mem::take(&mut self.scratch);
         let board: &Position = if let Some(o) = stand_in {
             probe.clone_from(pos);
-            probe.cells[cell as usize] = o;
+            probe.cells[cell.index()] = o;
             &probe
         } else {
             pos
@@ -137,7 +137,7 @@ impl Core {
                     && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk as usize].en_passant)
                 {
                     let mut probe = pos.clone();
-                    probe.cells[target as usize] = Occupant::piece(side.opponent(), kind);
+                    probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
                     self.vm.moves(rules, &probe, c, &mut self.attack);
                     let hits = self
                         .attack

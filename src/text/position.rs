@@ -199,7 +199,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
                     );
                 };
                 if let Some(&c) = cells.get(k) {
-                    pos.cells[c as usize] = occ;
+                    pos.cells[c.index()] = occ;
                 }
                 k = k.saturating_add(1);
                 j += ch.len_utf8();

@@ -88,18 +88,19 @@ pub struct Diagram {
 impl Diagram {
     /// The marks of a cell, in table order.
     pub fn marks(&self, c: Cell) -> impl Iterator<Item = Mark> + '_ {
-        let m = self.marks[c as usize];
+        let m = self.marks[c.index()];
         Mark::ALL.into_iter().filter(move |k| m & k.bit() != 0)
     }
 
     /// Whether a cell has a mark.
     pub fn has(&self, c: Cell, m: Mark) -> bool {
-        self.marks[c as usize] & m.bit() != 0
+        self.marks[c.index()] & m.bit() != 0
     }
 
     /// Cells with a mark, in index order.
     pub fn cells_with(&self, m: Mark) -> Vec<Cell> {
-        (0..self.marks.len() as Cell)
+        (0..self.marks.len())
+            .map(Cell::new)
             .filter(|&c| self.has(c, m))
             .collect()
     }
@@ -120,12 +121,12 @@ pub enum DiagramError {
 pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, DiagramError> {
     let (side, kind) = pos.at(at).as_piece().ok_or(DiagramError::NoPiece)?;
     let mut marks = vec![0u16; pos.cells.len()];
-    marks[at as usize] |= Mark::Origin.bit();
+    marks[at.index()] |= Mark::Origin.bit();
     let mut vm = Machine::new();
     let mut opts = Options::default();
     vm.moves(rules, pos, at, &mut opts);
     for m in &opts.moves {
-        let cell = &mut marks[m.to as usize];
+        let cell = &mut marks[m.to.index()];
         *cell |= if m.capturing_leg {
             Mark::MoveCapture.bit()
         } else {
@@ -137,12 +138,12 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
             StoneEffect::None => {}
         }
         for &c in opts.captures(m) {
-            marks[c as usize] |= Mark::Capture.bit();
+            marks[c.index()] |= Mark::Capture.bit();
         }
     }
     for m in &opts.moves {
-        if marks[m.to as usize] & Mark::MoveCapture.bit() == 0 {
-            marks[m.to as usize] |= Mark::Move.bit();
+        if marks[m.to.index()] & Mark::MoveCapture.bit() == 0 {
+            marks[m.to.index()] |= Mark::Move.bit();
         }
     }
     let piece = &rules.pieces[kind as usize];
@@ -153,13 +154,13 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
     for c in range {
         let occ = pos.at(c);
         if occ.as_stone().is_some_and(|s| piece.removes.contains(&s)) {
-            marks[c as usize] |= Mark::Remove.bit();
+            marks[c.index()] |= Mark::Remove.bit();
         }
         if piece.stones_per_turn == 0 {
             continue;
         }
         for k in 0..rules.stones.len() as u8 {
-            marks[c as usize] |= match play::placement(rules, pos, side, kind, k, c) {
+            marks[c.index()] |= match play::placement(rules, pos, side, kind, k, c) {
                 Some(PlaceEffect::Stone) => Mark::Place.bit(),
                 Some(PlaceEffect::Explode) => Mark::Bomb.bit(),
                 Some(PlaceEffect::Capture) => Mark::ArrowCapture.bit(),

@@ -94,7 +94,7 @@ pub fn central_cell(rules: &Ruleset) -> Cell {
                 .total_cmp(&t.distance_from_centre(b))
                 .then(a.cmp(&b))
         })
-        .unwrap_or(0)
+        .unwrap_or_default()
 }
 
 fn escape(s: &str) -> String {
@@ -199,7 +199,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookF
             rules.topo.len(),
             rules.stones.iter().map(|s| s.supply).collect(),
         );
-        pos.cells[centre as usize] = Occupant::piece(Side::White, k as u8);
+        pos.cells[centre.index()] = Occupant::piece(Side::White, k as u8);
         let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
             render::DiagramError::Runaway(r) => r.message(rules),
             render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
