@@ -4,7 +4,7 @@
 
 use crate::board::{Cell, CellSet, LinkTable, Topology};
 use crate::compile::{Filter, Names, Program};
-use crate::core::{BySide, Side};
+use crate::core::{BySide, PieceKindId, RegionId, Side, StoneKindId};
 use crate::position::Position;
 
 /// A named region: its cells for each side.
@@ -32,13 +32,13 @@ pub struct StoneKind {
     /// Collected by a piece that lands on it.
     pub collectable: bool,
     /// Stone kinds it blows up when placed on them.
-    pub explodes: Vec<u8>,
+    pub explodes: Vec<StoneKindId>,
     /// Enemy piece kinds it captures when placed on them.
-    pub captures: Vec<u8>,
+    pub captures: Vec<PieceKindId>,
     /// Piece kinds that cannot capture by placing it.
-    pub captures_not_by: Vec<u8>,
+    pub captures_not_by: Vec<PieceKindId>,
     /// Placing it in this region wins.
-    pub wins_on: Option<(Whose, u16)>,
+    pub wins_on: Option<(Whose, RegionId)>,
 }
 
 /// A piece kind and its compiled programs.
@@ -65,13 +65,13 @@ pub struct PieceKind {
     /// Most stones per turn.
     pub stones_per_turn: u8,
     /// Stone kinds it may remove.
-    pub removes: Vec<u8>,
+    pub removes: Vec<StoneKindId>,
     /// Royal: never left attacked.
     pub royal: bool,
     /// Takes part in en passant.
     pub en_passant: bool,
     /// Own region of promotion, and the kinds it may become.
-    pub promotion: Option<(u16, Vec<u8>)>,
+    pub promotion: Option<(RegionId, Vec<PieceKindId>)>,
 }
 
 /// A position-text field after BOARD SIDE.
@@ -123,7 +123,7 @@ pub enum Verdict {
 #[derive(Debug, Clone, Default)]
 pub struct EndRules {
     /// A piece in this region after its side's turn wins.
-    pub occupy: Option<(Whose, u16)>,
+    pub occupy: Option<(Whose, RegionId)>,
     /// A side without pieces loses.
     pub no_pieces_loses: bool,
     /// A side that starts its turn without a piece move loses.
@@ -165,9 +165,9 @@ pub enum Whose {
 #[derive(Debug, Clone, Default)]
 pub struct Placement {
     /// No stone in these regions.
-    pub forbidden: Vec<(Whose, u16)>,
+    pub forbidden: Vec<(Whose, RegionId)>,
     /// Only these stone kinds in these regions.
-    pub only: Vec<(Whose, u16, Vec<u8>)>,
+    pub only: Vec<(Whose, RegionId, Vec<StoneKindId>)>,
 }
 
 /// How the cells of a board are coloured.
@@ -265,7 +265,7 @@ impl Ruleset {
 
     /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
     /// ignoring what stands there and the taboo cell.
-    pub fn stone_allowed(&self, side: Side, kind: u8, cell: Cell) -> bool {
+    pub fn stone_allowed(&self, side: Side, kind: StoneKindId, cell: Cell) -> bool {
         let region_side = |w: Whose| match w {
             Whose::Own => side,
             Whose::Enemy => side.opponent(),
@@ -274,14 +274,14 @@ impl Ruleset {
             .placement
             .forbidden
             .iter()
-            .any(|&(w, r)| self.regions[r as usize].cells[region_side(w)].contains(cell))
+            .any(|&(w, r)| self.regions[r.index()].cells[region_side(w)].contains(cell))
         {
             return false;
         }
         self.placement
             .only
             .iter()
-            .filter(|(w, r, _)| self.regions[*r as usize].cells[region_side(*w)].contains(cell))
+            .filter(|(w, r, _)| self.regions[(*r).index()].cells[region_side(*w)].contains(cell))
             .all(|(_, _, kinds)| kinds.contains(&kind))
     }
 }

@@ -30,7 +30,7 @@ pub fn variant_text(text: &str) -> Result<(), String> {
             rules.topo.len(),
             rules.stones.iter().map(|s| s.supply).collect(),
         );
-        pos.cells[centre.index()] = Occupant::piece(Side::White, k as u8);
+        pos.cells[centre.index()] = Occupant::piece(Side::White, crate::core::PieceKindId::new(k));
         match render::diagram(&rules, &pos, centre) {
             Ok(d) => {
                 let _ = render::diagram_text(&rules, &pos, &d);

@@ -7,6 +7,7 @@
 
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::compile::{CaptureMode, Filter, LegCode, Op, Program};
+use crate::core::{PieceKindId, StoneKindId};
 use crate::dsl::LegKind;
 use crate::position::{Occupant, Position};
 use crate::rules::{Region, Ruleset};
@@ -17,9 +18,9 @@ pub enum StoneEffect {
     /// No stone there.
     None,
     /// The stone (of this kind) goes into the mover's supply.
-    Collect(u8),
+    Collect(StoneKindId),
     /// The stone (of this kind) is destroyed.
-    Destroy(u8),
+    Destroy(StoneKindId),
 }
 
 /// One movement option: where the piece ends and what it captures on the way.
@@ -146,10 +147,10 @@ const WALK_DEPTH: u32 = 2_000;
 /// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows: its options
 /// from that cell are unknown, and whatever was generated with it is incomplete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the program of piece kind {kind} on cell {} ran out of its work budget", cell.index())]
+#[error("the program of piece kind {} on cell {} ran out of its work budget", kind.index(), cell.index())]
 pub struct Runaway {
     /// The piece kind whose program ran away.
-    pub kind: u8,
+    pub kind: PieceKindId,
     /// The side it played for.
     pub side: Side,
     /// The cell it ran from.
@@ -159,7 +160,7 @@ pub struct Runaway {
 impl Runaway {
     /// What ran away, in the variant's own names.
     pub fn message(&self, rules: &Ruleset) -> String {
-        let piece = &rules.pieces[self.kind as usize];
+        let piece = &rules.pieces[self.kind.index()];
         format!(
             "the {} ({}) on {} needs more than {} landings to list its options: its \
              definition runs away (a chain with too many ways through this position)",
@@ -328,7 +329,7 @@ impl Machine {
         pos: &Position,
         from: Cell,
         side: Side,
-        kind: u8,
+        kind: PieceKindId,
         victim: Occupant,
     ) -> bool {
         self.attack_query(rules, pos, from, side, kind, Goal::Occupant(victim))
@@ -341,7 +342,7 @@ impl Machine {
         pos: &Position,
         from: Cell,
         side: Side,
-        kind: u8,
+        kind: PieceKindId,
         goal: Goal,
     ) -> bool {
         self.goal = goal;
@@ -360,7 +361,7 @@ impl Machine {
         pos: &Position,
         from: Cell,
         side: Side,
-        kind: u8,
+        kind: PieceKindId,
         out: &mut Options,
     ) {
         out.clear();
@@ -375,7 +376,7 @@ impl Machine {
         pos: &Position,
         from: Cell,
         side: Side,
-        kind: u8,
+        kind: PieceKindId,
         mode: Mode,
         out: &mut Options,
     ) {
@@ -383,7 +384,7 @@ impl Machine {
             return;
         }
         self.prepare(pos, from);
-        let piece = &rules.pieces[kind as usize];
+        let piece = &rules.pieces[kind.index()];
         let cx = Ctx {
             prog: match mode {
                 Mode::Moves => &piece.moves,

@@ -147,9 +147,11 @@ fn b16_unbounded_and_long_chains_answer() {
         let rules = board(size, def);
         let mut pos = rules.setup.clone();
         let at = rules.topo.parse_cell("b2").unwrap();
-        pos.cells[at.index()] = bulwark::Occupant::piece(bulwark::Side::White, 0);
+        pos.cells[at.index()] =
+            bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(0));
         let post = rules.topo.parse_cell("c3").unwrap();
-        pos.cells[post.index()] = bulwark::Occupant::piece(bulwark::Side::Black, 1);
+        pos.cells[post.index()] =
+            bulwark::Occupant::piece(bulwark::Side::Black, bulwark::core::PieceKindId::new(1));
         let auto = run(&rules, &pos, at, Pruning::Auto);
         assert_eq!(auto, run(&rules, &pos, at, Pruning::Always), "{def}");
         if exhaustive {

@@ -12,12 +12,9 @@ fn cell(n: &str) -> bulwark::Cell {
     rules().topo.parse_cell(n).unwrap()
 }
 
-fn stone(symbol: char) -> u8 {
-    rules()
-        .stones
-        .iter()
-        .position(|s| s.symbol == symbol)
-        .unwrap() as u8
+fn stone(symbol: char) -> bulwark::core::StoneKindId {
+    let k = rules().stones.iter().position(|s| s.symbol == symbol);
+    bulwark::core::StoneKindId::new(k.unwrap())
 }
 
 #[test]
@@ -35,7 +32,7 @@ fn b44_no_stone_in_ones_own_end_zone() {
             region,
         }) => {
             assert_eq!(c, cell("C4"));
-            assert_eq!(rules().regions[region as usize].id, "end-zone");
+            assert_eq!(rules().regions[region.index()].id, "end-zone");
         }
         other => panic!("{other:?}"),
     }

@@ -587,7 +587,7 @@ fn b4_the_two_gold_runners_stand_on_different_colours() {
     let runners: Vec<u8> = r
         .topo
         .cells()
-        .filter(|&c| matches!(r.setup.at(c).as_piece(), Some((bulwark::Side::White, k)) if r.pieces[k as usize].letter == 'R'))
+        .filter(|&c| matches!(r.setup.at(c).as_piece(), Some((bulwark::Side::White, k)) if r.pieces[k].letter == 'R'))
         .map(|c| r.colour(c))
         .collect();
     assert_eq!(runners.len(), 2);

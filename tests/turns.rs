@@ -2,6 +2,7 @@
 
 mod common;
 use bulwark::Side;
+use bulwark::core::{RegionId, StoneKindId};
 use bulwark::play::{Game, Reason};
 use bulwark::text::{parse_turn, write_position};
 use common::*;
@@ -136,7 +137,10 @@ fn b47_bombs_on_empty_cells_stay_as_arrow_like_stones() {
     let g = play(&pos(&format!("F6=Q {BLACK}")), &["F6@F8"]);
     let r = rules();
     let f8 = r.topo.parse_cell("F8").unwrap();
-    assert_eq!(g.pos().at(f8), bulwark::Occupant::stone(4));
+    assert_eq!(
+        g.pos().at(f8),
+        bulwark::Occupant::stone(StoneKindId::new(4))
+    );
     assert_eq!(g.pos().supplies[Side::White][4], 2);
 }
 
@@ -165,7 +169,10 @@ fn b47_b60_bomb_on_the_enemy_end_field_wins() {
     let o = g.outcome().expect("game over");
     assert_eq!(
         (o.winner, o.reason),
-        (Some(Side::White), Reason::StonePlaced(4, 0))
+        (
+            Some(Side::White),
+            Reason::StonePlaced(StoneKindId::new(4), RegionId::new(0))
+        )
     );
     assert_eq!(
         o.text(g.rules),
@@ -203,7 +210,7 @@ fn b49_arrows_capture_the_enemy_spy() {
     let g = play(&p, &["F6^F9"]);
     assert_eq!(
         g.pos().at(r.topo.parse_cell("F9").unwrap()),
-        bulwark::Occupant::stone(0)
+        bulwark::Occupant::stone(StoneKindId::new(0))
     );
     // Only Spies: an arrow on another enemy piece is not a turn.
     let p = pos(&format!("F6=Q F9=q {BLACK}"));
@@ -262,7 +269,7 @@ fn b60_a_piece_on_the_enemy_end_field_wins() {
     let o = g.outcome().expect("over");
     assert_eq!(
         (o.winner, o.reason),
-        (Some(Side::White), Reason::Occupied(0))
+        (Some(Side::White), Reason::Occupied(RegionId::new(0)))
     );
     assert_eq!(
         o.text(g.rules),

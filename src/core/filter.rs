@@ -1,6 +1,8 @@
 //! Occupant filters: sets of occupants as seen by the side that moves (own and enemy piece
 //! kinds, stone kinds, empty, and "no cell").
 
+use super::{PieceKindId, StoneKindId};
+
 pub(crate) const OWN0: u32 = 0;
 pub(crate) const ENEMY0: u32 = 32;
 pub(crate) const STONE0: u32 = 64;
@@ -20,18 +22,18 @@ impl Filter {
 
     /// Bit of an own piece kind.
     #[inline]
-    pub fn own_bit(kind: u8) -> u32 {
-        OWN0 + kind as u32
+    pub fn own_bit(kind: PieceKindId) -> u32 {
+        OWN0 + kind.index() as u32
     }
     /// Bit of an enemy piece kind.
     #[inline]
-    pub fn enemy_bit(kind: u8) -> u32 {
-        ENEMY0 + kind as u32
+    pub fn enemy_bit(kind: PieceKindId) -> u32 {
+        ENEMY0 + kind.index() as u32
     }
     /// Bit of a stone kind.
     #[inline]
-    pub fn stone_bit(kind: u8) -> u32 {
-        STONE0 + kind as u32
+    pub fn stone_bit(kind: StoneKindId) -> u32 {
+        STONE0 + kind.index() as u32
     }
     /// Bit of an empty cell.
     pub const EMPTY_BIT: u32 = EMPTY_BIT;

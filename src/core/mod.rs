@@ -4,11 +4,13 @@
 mod by_side;
 pub mod diagnostic;
 pub mod filter;
+mod ids;
 mod occupant;
 mod side;
 
 pub use by_side::BySide;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use filter::Filter;
+pub use ids::{PieceKindId, RegionId, StoneKindId};
 pub use occupant::Occupant;
 pub use side::Side;

@@ -1,6 +1,6 @@
 //! What stands on a cell: nothing, a piece of a side and kind, or a stone of a kind.
 
-use super::{Filter, Side};
+use super::{Filter, PieceKindId, Side, StoneKindId};
 
 /// What stands on a cell, packed in a byte: empty, a piece (side and kind) or a stone kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -10,16 +10,16 @@ impl Occupant {
     /// An empty cell.
     pub const EMPTY: Occupant = Occupant(0);
 
-    /// A piece of a side and kind (kind below 63).
-    pub fn piece(side: Side, kind: u8) -> Occupant {
-        debug_assert!(kind < 63);
-        Occupant(1 + kind * 2 + side as u8)
+    /// A piece of a side and kind.
+    pub fn piece(side: Side, kind: PieceKindId) -> Occupant {
+        #[allow(clippy::cast_possible_truncation)] // kinds are below 32: 1 + 2k + side < 128
+        Occupant(1 + kind.index() as u8 * 2 + side as u8)
     }
 
-    /// A stone of a kind (below 127).
-    pub fn stone(kind: u8) -> Occupant {
-        debug_assert!(kind < 127);
-        Occupant(0x80 | kind)
+    /// A stone of a kind.
+    pub fn stone(kind: StoneKindId) -> Occupant {
+        #[allow(clippy::cast_possible_truncation)] // stone kinds are below 60
+        Occupant(0x80 | kind.index() as u8)
     }
 
     /// The packed byte (distinct for every occupant).
@@ -36,18 +36,21 @@ impl Occupant {
 
     /// The piece's side and kind, if a piece.
     #[inline]
-    pub fn as_piece(self) -> Option<(Side, u8)> {
+    pub fn as_piece(self) -> Option<(Side, PieceKindId)> {
         if self.0 == 0 || self.0 & 0x80 != 0 {
             return None;
         }
         let v = self.0 - 1;
-        Some((if v & 1 == 0 { Side::White } else { Side::Black }, v >> 1))
+        Some((
+            if v & 1 == 0 { Side::White } else { Side::Black },
+            PieceKindId::new(usize::from(v >> 1)),
+        ))
     }
 
     /// The stone kind, if a stone.
     #[inline]
-    pub fn as_stone(self) -> Option<u8> {
-        (self.0 & 0x80 != 0).then_some(self.0 & 0x7f)
+    pub fn as_stone(self) -> Option<StoneKindId> {
+        (self.0 & 0x80 != 0).then(|| StoneKindId::new(usize::from(self.0 & 0x7f)))
     }
 
     /// The filter bit of this occupant as seen by `mover` (see [`Filter`]).
@@ -56,13 +59,14 @@ impl Occupant {
         if self.0 == 0 {
             Filter::EMPTY_BIT
         } else if self.0 & 0x80 != 0 {
-            Filter::stone_bit(self.0 & 0x7f)
+            Filter::stone_bit(StoneKindId::new(usize::from(self.0 & 0x7f)))
         } else {
             let v = self.0 - 1;
-            if (v & 1) as usize == mover.index() {
-                Filter::own_bit(v >> 1)
+            let kind = PieceKindId::new(usize::from(v >> 1));
+            if usize::from(v & 1) == mover.index() {
+                Filter::own_bit(kind)
             } else {
-                Filter::enemy_bit(v >> 1)
+                Filter::enemy_bit(kind)
             }
         }
     }
@@ -75,21 +79,23 @@ mod tests {
     #[test]
     fn occupant_round_trips() {
         for side in Side::BOTH {
-            for k in [0u8, 5, 31] {
+            for k in [0, 5, 31].map(PieceKindId::new) {
                 assert_eq!(Occupant::piece(side, k).as_piece(), Some((side, k)));
                 assert_eq!(Occupant::piece(side, k).as_stone(), None);
             }
         }
-        assert_eq!(Occupant::stone(4).as_stone(), Some(4));
-        assert_eq!(Occupant::stone(4).as_piece(), None);
+        let four = StoneKindId::new(4);
+        assert_eq!(Occupant::stone(four).as_stone(), Some(four));
+        assert_eq!(Occupant::stone(four).as_piece(), None);
         assert!(Occupant::EMPTY.is_empty());
+        let two = PieceKindId::new(2);
         assert_eq!(
-            Occupant::piece(Side::Black, 2).bit_for(Side::Black),
-            Filter::own_bit(2)
+            Occupant::piece(Side::Black, two).bit_for(Side::Black),
+            Filter::own_bit(two)
         );
         assert_eq!(
-            Occupant::piece(Side::Black, 2).bit_for(Side::White),
-            Filter::enemy_bit(2)
+            Occupant::piece(Side::Black, two).bit_for(Side::White),
+            Filter::enemy_bit(two)
         );
     }
 }

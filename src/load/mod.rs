@@ -18,6 +18,7 @@ pub use self::format::*;
 use crate::board::{CellSet, LinkTable, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
 use crate::core::{BySide, Code, Diagnostic, Severity, Side};
+use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::dsl;
 use crate::position::Position;
 use crate::rules::*;
@@ -450,7 +451,9 @@ impl<'s> Loader<'s> {
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| s.collectable)
-                .fold(0, |a, (k, _)| a | 1u128 << Filter::stone_bit(k as u8)),
+                .fold(0, |a, (k, _)| {
+                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
+                }),
         );
         if self.has_errors()
             || pieces.len() != def.pieces.len()
@@ -470,7 +473,7 @@ impl<'s> Loader<'s> {
         }
         let has_royals = pieces.iter().any(|p| p.royal);
         let all_enemies = Filter(
-            (0..pieces.len() as u32).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k as u8)),
+            PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
         );
         let reversible = pieces
             .iter()
@@ -988,7 +991,7 @@ impl<'s> Loader<'s> {
         }
     }
 
-    fn region_ref(&mut self, s: &Spanned<String>, regions: &[String]) -> Option<(Whose, u16)> {
+    fn region_ref(&mut self, s: &Spanned<String>, regions: &[String]) -> Option<(Whose, RegionId)> {
         let text = s.get_ref().trim();
         let (whose, name) = match text.split_once(char::is_whitespace) {
             Some(("own", n)) => (Whose::Own, n.trim()),
@@ -1005,7 +1008,7 @@ impl<'s> Loader<'s> {
             }
         };
         match regions.iter().position(|r| r == name) {
-            Some(i) => Some((whose, i as u16)),
+            Some(i) => Some((whose, RegionId::new(i))),
             None => {
                 self.problem(
                     Code::UnknownRegion,
@@ -1019,11 +1022,11 @@ impl<'s> Loader<'s> {
         }
     }
 
-    fn kind_list(&mut self, list: &[Spanned<String>], known: &[String], what: &str) -> Vec<u8> {
+    fn kind_list(&mut self, list: &[Spanned<String>], known: &[String], what: &str) -> Vec<usize> {
         let mut out = Vec::new();
         for s in list {
             match known.iter().position(|k| k == s.get_ref()) {
-                Some(i) => out.push(i as u8),
+                Some(i) => out.push(i),
                 None => {
                     let code = if what == "stone" {
                         Code::UnknownStone
@@ -1061,9 +1064,9 @@ impl<'s> Loader<'s> {
                 .as_ref()
                 .and_then(|w| self.region_ref(w, regions));
             if let Some(st) = stones.get_mut(k) {
-                st.explodes = explodes;
-                st.captures = captures;
-                st.captures_not_by = not_by;
+                st.explodes = explodes.into_iter().map(StoneKindId::new).collect();
+                st.captures = captures.into_iter().map(PieceKindId::new).collect();
+                st.captures_not_by = not_by.into_iter().map(PieceKindId::new).collect();
                 st.wins_on = wins_on;
             }
         }
@@ -1084,7 +1087,7 @@ impl<'s> Loader<'s> {
                 }
             };
             if let Some(pk) = pieces.get_mut(p) {
-                pk.removes = removes;
+                pk.removes = removes.into_iter().map(StoneKindId::new).collect();
                 pk.stones_per_turn = per_turn;
             }
         }
@@ -1187,7 +1190,7 @@ impl<'s> Loader<'s> {
                 continue;
             };
             let region = match regions.iter().position(|x| x == r.get_ref()) {
-                Some(i) => i as u16,
+                Some(i) => RegionId::new(i),
                 None => {
                     self.problem(
                         Code::UnknownRegion,
@@ -1210,7 +1213,7 @@ impl<'s> Loader<'s> {
                 );
             }
             if let Some(pk) = pieces.get_mut(p) {
-                pk.promotion = Some((region, to));
+                pk.promotion = Some((region, to.into_iter().map(PieceKindId::new).collect()));
             }
         }
     }
@@ -1317,7 +1320,7 @@ impl<'s> Loader<'s> {
             let mut kinds = Vec::new();
             for s in &o.stones {
                 match stones.iter().position(|k| k == s.get_ref()) {
-                    Some(i) => kinds.push(i as u8),
+                    Some(i) => kinds.push(StoneKindId::new(i)),
                     None => self.problem(
                         Code::UnknownStone,
                         span_of(s),

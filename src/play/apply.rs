@@ -44,7 +44,7 @@ pub(crate) fn move_pieces(
         set(pos, c, Occupant::EMPTY);
     }
     if let StoneEffect::Collect(k) = t.dest {
-        let n = &mut pos.supplies[side][k as usize];
+        let n = &mut pos.supplies[side][k.index()];
         *n = n.saturating_add(1);
     }
     let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
@@ -67,7 +67,7 @@ pub fn apply_turn(
     let mut reset_clock = false;
     if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell)) {
         if let Some((_, k)) = piece.as_piece() {
-            let kind = &rules.pieces[k as usize];
+            let kind = &rules.pieces[k.index()];
             reset_clock = kind.en_passant || kind.promotion.is_some();
             if kind.en_passant {
                 // A two-cell move along its file leaves the passed cell open to en passant.
@@ -91,7 +91,7 @@ pub fn apply_turn(
         set(pos, c, Occupant::EMPTY);
     }
     for &(k, c) in t.place {
-        let n = &mut pos.supplies[side][k as usize];
+        let n = &mut pos.supplies[side][k.index()];
         *n = n.saturating_sub(1);
         if pos.at(c).as_stone().is_some() {
             set(pos, c, Occupant::EMPTY);

@@ -87,7 +87,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
         for side in Side::BOTH {
             let at: Vec<Cell> = topo
                 .cells()
-                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal))
+                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal))
                 .collect();
             if at.len() != 1 {
                 return Err(Unplayable::RoyalCount { side, at });
@@ -104,7 +104,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
         let victim = topo.ahead(target, pos.side, -1);
         let origin = topo.ahead(target, pos.side, 1);
         let victim_ok = victim.is_some_and(|v| {
-            matches!(pos.at(v).as_piece(), Some((s, k)) if s != pos.side && rules.pieces[k as usize].en_passant)
+            matches!(pos.at(v).as_piece(), Some((s, k)) if s != pos.side && rules.pieces[k.index()].en_passant)
         });
         if !pos.at(target).is_empty() || !victim_ok || !origin.is_some_and(|o| pos.at(o).is_empty())
         {

@@ -3,6 +3,7 @@
 
 use crate::board::Cell;
 use crate::core::{Occupant, Side};
+use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
 use crate::rules::Verdict;
@@ -28,7 +29,7 @@ struct Core {
     attack: Options,
     scratch: Position,
     range: Vec<Cell>,
-    singles: Vec<(u8, Cell, bool)>,
+    singles: Vec<(StoneKindId, Cell, bool)>,
     removals: Vec<Cell>,
 }
 
@@ -39,7 +40,7 @@ impl Core {
         let stand_in = pos
             .at(cell)
             .is_empty()
-            .then(|| Occupant::piece(by.opponent(), 0));
+            .then(|| Occupant::piece(by.opponent(), PieceKindId::new(0)));
         let mut probe = std::mem::take(&mut self.scratch);
         let board: &Position = if let Some(o) = stand_in {
             probe.clone_from(pos);
@@ -57,15 +58,20 @@ impl Core {
             if !rev {
                 continue;
             }
-            let attacker = Occupant::piece(by, k as u8);
-            hit = self
-                .vm
-                .captures_occupant(rules, board, cell, by.opponent(), k as u8, attacker);
+            let attacker = Occupant::piece(by, PieceKindId::new(k));
+            hit = self.vm.captures_occupant(
+                rules,
+                board,
+                cell,
+                by.opponent(),
+                PieceKindId::new(k),
+                attacker,
+            );
         }
         // The others: every such piece, forwards.
         if !hit {
             for c in rules.topo.cells() {
-                if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k as usize])
+                if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k.index()])
                     && self.vm.captures_cell(rules, board, c, cell)
                 {
                     hit = true;
@@ -80,7 +86,7 @@ impl Core {
     /// Whether no royal piece of `side` is attacked in `pos`.
     fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
         for c in rules.topo.cells() {
-            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal)
+            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
                 && self.attacked(rules, pos, c, side.opponent())
             {
                 return false;
@@ -107,7 +113,7 @@ impl Core {
             if s != side {
                 continue;
             }
-            let piece = &rules.pieces[kind as usize];
+            let piece = &rules.pieces[kind.index()];
             self.vm.moves(rules, pos, c, &mut self.opts);
             any_move |= !self.opts.is_empty();
             // Place without moving.
@@ -134,7 +140,7 @@ impl Core {
             {
                 if let Some(victim) = rules.topo.ahead(target, side, -1)
                     && pos.at(target).is_empty()
-                    && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk as usize].en_passant)
+                    && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk.index()].en_passant)
                 {
                     let mut probe = pos.clone();
                     probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
@@ -161,7 +167,7 @@ impl Core {
             if cst.side != side || pos.castling & (1 << i) == 0 {
                 continue;
             }
-            let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k as usize].royal);
+            let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
             let rook_ok = matches!(pos.at(cst.rook.0).as_piece(), Some((s, _)) if s == side);
             if !king_ok || !rook_ok || !cst.empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
@@ -195,14 +201,14 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         from: Cell,
-        kind: u8,
+        kind: PieceKindId,
         step: &Step<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let side = pos.side;
-        let piece = &rules.pieces[kind as usize];
-        let promotions: &[u8] = match &piece.promotion {
-            Some((r, to)) if rules.regions[*r as usize].cells[side].contains(step.to) => to,
+        let piece = &rules.pieces[kind.index()];
+        let promotions: &[PieceKindId] = match &piece.promotion {
+            Some((r, to)) if rules.regions[(*r).index()].cells[side].contains(step.to) => to,
             _ => &[],
         };
         let mut count = 0;
@@ -221,7 +227,7 @@ impl Core {
             f(&view);
             count += 1;
             let now = promote.unwrap_or(kind);
-            let arrived = &rules.pieces[now as usize];
+            let arrived = &rules.pieces[now.index()];
             if rules.stones.is_empty()
                 || (arrived.stones_per_turn == 0 && arrived.removes.is_empty())
             {
@@ -245,12 +251,12 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         at: Cell,
-        kind: u8,
+        kind: PieceKindId,
         movement: Option<(&TurnView<'_>, Cell)>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let side = pos.side;
-        let piece = &rules.pieces[kind as usize];
+        let piece = &rules.pieces[kind.index()];
         let base = match movement {
             Some((v, _)) => *v,
             None => TurnView {
@@ -268,7 +274,7 @@ impl Core {
         self.removals.clear();
         if piece.stones_per_turn > 0 {
             for &cell in &self.range {
-                for k in 0..rules.stones.len() as u8 {
+                for k in StoneKindId::all(rules.stones.len()) {
                     if let Some(e) = placement(rules, pos, side, kind, k, cell) {
                         self.singles.push((k, cell, e == PlaceEffect::Explode));
                     }
@@ -302,7 +308,7 @@ impl Core {
                     // Two different cells (B-45); a kind twice needs two in supply; no more
                     // explosions than `[turn] explosions` allows.
                     if a.1 == b.1
-                        || (a.0 == b.0 && pos.supplies[side][a.0 as usize] < 2)
+                        || (a.0 == b.0 && pos.supplies[side][a.0.index()] < 2)
                         || u32::from(a.2) + u32::from(b.2) > rules.turn.explosions
                     {
                         continue;
@@ -375,7 +381,7 @@ impl Generator {
                         && !s.contains(t.from)
                         && t.to.is_none_or(|c| !s.contains(c))
                         && t.captures.iter().all(|&c| !s.contains(c))
-                        && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k as usize].royal)
+                        && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal)
                 });
                 let legal = quiet || {
                     after.clone_from(pos);
@@ -445,8 +451,8 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
     let mut royals = Vec::new();
     for c in topo.cells() {
         match pos.at(c).as_piece() {
-            Some((s, k)) if s == enemy => present[k as usize] = true,
-            Some((s, k)) if s == side && rules.pieces[k as usize].royal => royals.push(c),
+            Some((s, k)) if s == enemy => present[k.index()] = true,
+            Some((s, k)) if s == side && rules.pieces[k.index()].royal => royals.push(c),
             _ => {}
         }
     }

@@ -2,6 +2,7 @@
 //! B-61).
 
 use crate::core::Side;
+use crate::core::{RegionId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
 
@@ -11,10 +12,10 @@ use super::placement::region_side;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
     /// A piece stands in the goal region (`[end] occupy`, B-60): the region's index.
-    Occupied(u16),
+    Occupied(RegionId),
     /// A stone that wins there was placed in its region (`wins-on`, B-60): the stone kind and
     /// the region's index.
-    StonePlaced(u8, u16),
+    StonePlaced(StoneKindId, RegionId),
     /// The loser has no pieces (B-61).
     NoPieces,
     /// The loser started its turn without a piece move (B-62).
@@ -40,10 +41,10 @@ impl Reason {
     /// The reason in the variant's own names: "a piece on the enemy end-field", "a bomb
     /// placed on the enemy end-field", "checkmate".
     pub fn text(self, rules: &Ruleset) -> String {
-        let region = |r: u16| {
+        let region = |r: RegionId| {
             rules
                 .regions
-                .get(r as usize)
+                .get(r.index())
                 .map_or("goal region", |r| r.id.as_str())
                 .to_string()
         };
@@ -53,7 +54,7 @@ impl Reason {
                 "a {} placed on the enemy {}",
                 rules
                     .stones
-                    .get(k as usize)
+                    .get(k.index())
                     .map_or("stone", |s| s.name.as_str()),
                 region(r)
             ),
@@ -82,7 +83,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
     for side in [mover, pos.side] {
         if let Some((w, r)) = rules.end.occupy {
-            let region = &rules.regions[r as usize].cells[region_side(side, w)];
+            let region = &rules.regions[r.index()].cells[region_side(side, w)];
             if region
                 .iter()
                 .any(|c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
@@ -95,14 +96,14 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
         for (kind, st) in rules.stones.iter().enumerate() {
             if let Some((w, r)) = st.wins_on {
-                let region = &rules.regions[r as usize].cells[region_side(side, w)];
+                let region = &rules.regions[r.index()].cells[region_side(side, w)];
                 if region
                     .iter()
-                    .any(|c| pos.at(c).as_stone() == Some(kind as u8))
+                    .any(|c| pos.at(c).as_stone() == Some(StoneKindId::new(kind)))
                 {
                     return Some(Outcome {
                         winner: Some(side),
-                        reason: Reason::StonePlaced(kind as u8, r),
+                        reason: Reason::StonePlaced(StoneKindId::new(kind), r),
                     });
                 }
             }

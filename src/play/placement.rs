@@ -3,6 +3,7 @@
 
 use crate::board::Cell;
 use crate::core::Side;
+use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
 use crate::rules::Whose;
@@ -24,14 +25,14 @@ pub fn placement(
     rules: &Ruleset,
     pos: &Position,
     side: Side,
-    placer: u8,
-    stone: u8,
+    placer: PieceKindId,
+    stone: StoneKindId,
     cell: Cell,
 ) -> Option<PlaceEffect> {
-    if pos.supplies[side][stone as usize] == 0 {
+    if pos.supplies[side][stone.index()] == 0 {
         return None;
     }
-    let st = &rules.stones[stone as usize];
+    let st = &rules.stones[stone.index()];
     let taboo = if pos.side == side { pos.taboo } else { None };
     let allowed = || Some(cell) != taboo && rules.stone_allowed(side, stone, cell);
     let occ = pos.at(cell);

@@ -3,7 +3,7 @@
 //! what a player would want to hear first.
 
 use crate::board::Cell;
-use crate::core::Side;
+use crate::core::{PieceKindId, RegionId, Side, StoneKindId};
 use crate::rules::{Ruleset, Whose};
 use crate::vm::{Machine, StoneEffect};
 
@@ -25,11 +25,11 @@ pub struct Request {
     /// The cells it captures, in any order.
     pub captures: Vec<Cell>,
     /// Stones placed: kind and cell.
-    pub place: Vec<(u8, Cell)>,
+    pub place: Vec<(StoneKindId, Cell)>,
     /// A stone removed.
     pub remove: Option<Cell>,
     /// The kind it promotes to.
-    pub promote: Option<u8>,
+    pub promote: Option<PieceKindId>,
 }
 
 /// Why a requested turn is not legal.
@@ -44,7 +44,7 @@ pub enum Refusal {
         /// Its cell.
         at: Cell,
         /// Its kind.
-        kind: u8,
+        kind: PieceKindId,
         /// Its side.
         owner: Side,
     },
@@ -55,12 +55,12 @@ pub enum Refusal {
         /// The cell asked for.
         to: Cell,
         /// Its kind.
-        kind: u8,
+        kind: PieceKindId,
     },
     /// The piece reaches the cell, but not capturing what was asked; these turns do.
     WrongCaptures {
         /// Its kind.
-        kind: u8,
+        kind: PieceKindId,
         /// The destination.
         to: Cell,
         /// The movements that reach it.
@@ -71,7 +71,7 @@ pub enum Refusal {
     /// More stones than the piece may place.
     TooManyStones {
         /// Its kind.
-        kind: u8,
+        kind: PieceKindId,
     },
     /// Two stones on one cell.
     SameCell,
@@ -80,14 +80,14 @@ pub enum Refusal {
         /// The side.
         side: Side,
         /// The stone kind.
-        stone: u8,
+        stone: StoneKindId,
     },
     /// The cell is not in the piece's placement range.
     OutOfRange {
         /// The cell.
         cell: Cell,
         /// The piece's kind.
-        kind: u8,
+        kind: PieceKindId,
         /// Where the range is taken from (after the movement).
         from: Cell,
     },
@@ -100,21 +100,21 @@ pub enum Refusal {
         /// Whose region, seen from the side to move.
         whose: Whose,
         /// The region's index.
-        region: u16,
+        region: RegionId,
     },
     /// The placement rules keep that stone kind off that cell.
     NotAllowedHere {
         /// The stone kind.
-        stone: u8,
+        stone: StoneKindId,
         /// The cell.
         cell: Cell,
     },
     /// The stone placed on that enemy piece does not capture it.
     CapturesNothing {
         /// The stone kind.
-        stone: u8,
+        stone: StoneKindId,
         /// The enemy piece's kind.
-        victim: u8,
+        victim: PieceKindId,
         /// The cell.
         cell: Cell,
     },
@@ -123,7 +123,7 @@ pub enum Refusal {
     /// The stone placed there does not blow up the stone on it.
     CannotExplode {
         /// The stone kind.
-        stone: u8,
+        stone: StoneKindId,
         /// The cell.
         cell: Cell,
     },
@@ -132,21 +132,21 @@ pub enum Refusal {
     /// The piece removes no stones.
     CannotRemove {
         /// Its kind.
-        kind: u8,
+        kind: PieceKindId,
     },
     /// No stone the piece may remove stands on the cell.
     NothingToRemove {
         /// The cell.
         cell: Cell,
         /// The piece's kind.
-        kind: u8,
+        kind: PieceKindId,
     },
     /// The stone is out of the piece's range.
     RemoveOutOfRange {
         /// The cell.
         cell: Cell,
         /// The piece's kind.
-        kind: u8,
+        kind: PieceKindId,
     },
     /// None of the above, yet not legal.
     NotLegal,
@@ -186,7 +186,7 @@ fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Ref
     let Some((side, kind)) = pos.at(req.from).as_piece() else {
         return Refusal::NoPiece(req.from);
     };
-    let piece = &rules.pieces[kind as usize];
+    let piece = &rules.pieces[kind.index()];
     if side != pos.side {
         return Refusal::NotYourPiece {
             at: req.from,
@@ -248,10 +248,10 @@ fn placement_refusal(
     req: &Request,
     caps: &[Cell],
     side: Side,
-    kind: u8,
+    kind: PieceKindId,
 ) -> Refusal {
     let pos = &game.pos;
-    let piece = &rules.pieces[kind as usize];
+    let piece = &rules.pieces[kind.index()];
     if req.place.len() > piece.stones_per_turn as usize {
         return Refusal::TooManyStones { kind };
     }
@@ -260,13 +260,13 @@ fn placement_refusal(
     }
     let mut need = vec![0u32; rules.stones.len()];
     for &(k, _) in &req.place {
-        need[k as usize] += 1;
+        need[k.index()] += 1;
     }
     for (k, &n) in need.iter().enumerate() {
         if n > 0 && pos.supplies[side][k] < n {
             return Refusal::NoSupply {
                 side,
-                stone: k as u8,
+                stone: StoneKindId::new(k),
             };
         }
     }
@@ -315,7 +315,7 @@ fn placement_refusal(
                 } else {
                     side.opponent()
                 };
-                if rules.regions[r as usize].cells[rs].contains(c) {
+                if rules.regions[r.index()].cells[rs].contains(c) {
                     return Refusal::ForbiddenRegion {
                         cell: c,
                         whose: w,

@@ -2,6 +2,7 @@
 //! does with stones.
 
 use crate::board::Cell;
+use crate::core::{PieceKindId, StoneKindId};
 use crate::vm::StoneEffect;
 
 /// What a turn does with stones after any movement.
@@ -10,7 +11,7 @@ pub enum Action {
     /// Nothing.
     None,
     /// Place stones: (stone kind, cell), sorted by cell.
-    Place(Vec<(u8, Cell)>),
+    Place(Vec<(StoneKindId, Cell)>),
     /// Remove the stone on a cell (B-46).
     Remove(Cell),
 }
@@ -29,7 +30,7 @@ pub struct Turn {
     /// Stones placed or removed.
     pub action: Action,
     /// The piece kind it promotes to on arrival.
-    pub promote: Option<u8>,
+    pub promote: Option<PieceKindId>,
     /// The castling (index into the variant's list) this move is.
     pub castle: Option<u8>,
 }
@@ -46,11 +47,11 @@ pub struct TurnView<'a> {
     /// What the movement does to a stone on the destination.
     pub dest: StoneEffect,
     /// Stones placed.
-    pub place: &'a [(u8, Cell)],
+    pub place: &'a [(StoneKindId, Cell)],
     /// Stone removed.
     pub remove: Option<Cell>,
     /// Promotion.
-    pub promote: Option<u8>,
+    pub promote: Option<PieceKindId>,
     /// Castling.
     pub castle: Option<u8>,
 }
@@ -77,7 +78,7 @@ impl TurnView<'_> {
 
     /// The view of an owned turn.
     pub fn of(t: &Turn) -> TurnView<'_> {
-        let (place, remove): (&[(u8, Cell)], Option<Cell>) = match &t.action {
+        let (place, remove): (&[(StoneKindId, Cell)], Option<Cell>) = match &t.action {
             Action::None => (&[], None),
             Action::Place(l) => (l, None),
             Action::Remove(c) => (&[], Some(*c)),

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::board::Cell;
 use crate::core::{BySide, Side};
+use crate::core::{PieceKindId, StoneKindId};
 use crate::position::{Occupant, Position};
 use crate::rules::{PositionField, Ruleset};
 
@@ -183,10 +184,10 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
                         } else {
                             Side::Black
                         },
-                        p as u8,
+                        PieceKindId::new(p),
                     )
                 } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
-                    Occupant::stone(s as u8)
+                    Occupant::stone(StoneKindId::new(s))
                 } else {
                     return fail(
                         Field::Board,
@@ -449,14 +450,14 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
 /// The character of an occupant in position text (`.` for empty).
 pub fn occupant_char(rules: &Ruleset, o: Occupant) -> char {
     if let Some((side, k)) = o.as_piece() {
-        let l = rules.pieces[k as usize].letter;
+        let l = rules.pieces[k.index()].letter;
         if side == Side::White {
             l
         } else {
             l.to_ascii_lowercase()
         }
     } else if let Some(k) = o.as_stone() {
-        rules.stones[k as usize].symbol
+        rules.stones[k.index()].symbol
     } else {
         '.'
     }

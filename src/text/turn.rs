@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::board::Cell;
+use crate::core::{PieceKindId, StoneKindId};
 use crate::play::{Action, Game, Refusal, Request, Turn};
 use crate::rules::Ruleset;
 use crate::rules::Whose;
@@ -24,7 +25,7 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
         }
         if let Some(k) = t.promote {
             s.push('=');
-            s.push(rules.pieces[k as usize].letter);
+            s.push(rules.pieces[k.index()].letter);
         }
     }
     match &t.action {
@@ -35,7 +36,7 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
         }
         Action::Place(list) => {
             for &(k, c) in list {
-                s.push(rules.stones[k as usize].symbol);
+                s.push(rules.stones[k.index()].symbol);
                 s.push_str(&name(c));
             }
         }
@@ -61,11 +62,11 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 struct Spec {
-    promote: Option<u8>,
+    promote: Option<PieceKindId>,
     from: Cell,
     to: Option<(Cell, bool)>,
     caps: Vec<Cell>,
-    place: Vec<(u8, Cell)>,
+    place: Vec<(StoneKindId, Cell)>,
     remove: Option<Cell>,
 }
 
@@ -114,7 +115,7 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
             else {
                 return Err(format!("`={ch}`: not a piece letter of {}", rules.name));
             };
-            spec.promote = Some(k as u8);
+            spec.promote = Some(PieceKindId::new(k));
             i += 1 + ch.len_utf8();
         }
     }
@@ -130,7 +131,8 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
             if spec.remove.is_some() {
                 return Err("a turn removes one stone instead of placing, not as well".into());
             }
-            spec.place.push((k as u8, read_cell(rules, text, &mut i)?));
+            spec.place
+                .push((StoneKindId::new(k), read_cell(rules, text, &mut i)?));
         } else {
             let symbols: String = rules.stones.iter().map(|s| s.symbol).collect();
             return Err(format!(
@@ -170,8 +172,8 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
 /// A refusal in words, with the variant's names.
 pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
     let name = |c: Cell| rules.topo.name(c);
-    let piece = |k: u8| rules.pieces[k as usize].name.as_str();
-    let stone = |k: u8| rules.stones[k as usize].name.as_str();
+    let piece = |k: PieceKindId| rules.pieces[k].name.as_str();
+    let stone = |k: StoneKindId| rules.stones[k].name.as_str();
     match r {
         Refusal::GameOver(o) => format!("the game is over: {}", o.text(rules)),
         Refusal::NoPiece(c) => format!("no piece stands on {}", name(*c)),
@@ -200,7 +202,7 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
         }
         Refusal::Pass => "a turn moves a piece or places a stone; passing is not a turn".into(),
         Refusal::TooManyStones { kind } => {
-            let n = rules.pieces[*kind as usize].stones_per_turn;
+            let n = rules.pieces[(*kind).index()].stones_per_turn;
             format!(
                 "the {} places at most {n} stone{} per turn",
                 piece(*kind),
@@ -231,7 +233,7 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
             } else {
                 "the opponent's"
             },
-            rules.regions[*region as usize].id
+            rules.regions[(*region).index()].id
         ),
         Refusal::NotAllowedHere { stone: k, cell } => {
             format!("a {} may not go on {}", stone(*k), name(*cell))

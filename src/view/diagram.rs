@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::board::{Cell, Side};
+use crate::core::StoneKindId;
 use crate::play::{self, PlaceEffect};
 use crate::position::Position;
 use crate::rules::Ruleset;
@@ -146,7 +147,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
             marks[m.to.index()] |= Mark::Move.bit();
         }
     }
-    let piece = &rules.pieces[kind as usize];
+    let piece = &rules.pieces[kind.index()];
     let range = vm.range(rules, pos, at).to_vec();
     if let Some(r) = vm.take_runaway() {
         return Err(DiagramError::Runaway(r));
@@ -159,7 +160,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
         if piece.stones_per_turn == 0 {
             continue;
         }
-        for k in 0..rules.stones.len() as u8 {
+        for k in StoneKindId::all(rules.stones.len()) {
             marks[c.index()] |= match play::placement(rules, pos, side, kind, k, c) {
                 Some(PlaceEffect::Stone) => Mark::Place.bit(),
                 Some(PlaceEffect::Explode) => Mark::Bomb.bit(),
@@ -172,7 +173,7 @@ pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, Dia
     Ok(Diagram {
         letter,
         side,
-        kind: kind as usize,
+        kind: kind.index(),
         origin: at,
         marks,
     })
@@ -375,10 +376,10 @@ fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant,
             out,
             r##"<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
             cy + 5,
-            rules.pieces[k as usize].letter
+            rules.pieces[k.index()].letter
         );
     } else if let Some(k) = o.as_stone() {
-        let st = &rules.stones[k as usize];
+        let st = &rules.stones[k.index()];
         let stroke = if st.collectable {
             r##"stroke="#d00000" stroke-width="3""##
         } else {

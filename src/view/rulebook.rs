@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 
 use crate::board::{Cell, Side};
+use crate::core::PieceKindId;
 use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
 use crate::text;
@@ -199,7 +200,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookF
             rules.topo.len(),
             rules.stones.iter().map(|s| s.supply).collect(),
         );
-        pos.cells[centre.index()] = Occupant::piece(Side::White, k as u8);
+        pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
         let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
             render::DiagramError::Runaway(r) => r.message(rules),
             render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),

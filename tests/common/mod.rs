@@ -35,7 +35,7 @@ pub fn pos(placements: &str) -> Position {
                 } else {
                     Side::Black
                 },
-                k as u8,
+                bulwark::core::PieceKindId::new(k),
             )
         } else {
             let k = r
@@ -43,7 +43,7 @@ pub fn pos(placements: &str) -> Position {
                 .iter()
                 .position(|s| s.symbol == ch)
                 .expect("symbol");
-            bulwark::Occupant::stone(k as u8)
+            bulwark::Occupant::stone(bulwark::core::StoneKindId::new(k))
         };
     }
     p
