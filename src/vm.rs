@@ -467,7 +467,7 @@ impl Machine {
                 }
                 Op::Goto(t) => pc = t as usize,
                 Op::At(r) => {
-                    if !cx.regions[r as usize].cells[cx.side].contains(cur) {
+                    if !cx.regions[r.index()].cells[cx.side].contains(cur) {
                         return;
                     }
                     pc += 1;

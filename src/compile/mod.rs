@@ -9,13 +9,13 @@ use std::fmt::Write as _;
 use crate::board::{LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
-use crate::core::{BySide, Code, Diagnostic};
+use crate::core::{BySide, Code, Diagnostic, RegionId};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
 /// Most piece kinds a variant may declare.
-pub const MAX_PIECE_KINDS: usize = 32;
+pub const MAX_PIECE_KINDS: usize = crate::core::PieceKindId::MAX;
 /// Most stone kinds a variant may declare.
-pub const MAX_STONE_KINDS: usize = 60;
+pub const MAX_STONE_KINDS: usize = crate::core::StoneKindId::MAX;
 /// Most repetitions a bounded quantifier may ask for.
 pub const MAX_BOUND: u32 = 32;
 
@@ -130,7 +130,7 @@ pub enum Op {
     /// Continue at the target.
     Goto(u32),
     /// Continue only while the current cell is in the mover's region.
-    At(u16),
+    At(RegionId),
     /// The path so far is a complete option.
     Accept,
     /// Stop this path.
@@ -565,7 +565,7 @@ impl Emitter<'_, '_> {
                 }
             }
             Node::At(name) => match self.c.names.regions.iter().position(|r| *r == name.text) {
-                Some(i) => self.ops.push(Op::At(i as u16)),
+                Some(i) => self.ops.push(Op::At(RegionId::new(i))),
                 None => {
                     let help = suggest(&name.text, self.c.names.regions.iter().map(String::as_str));
                     self.errors.push(err(
@@ -1081,7 +1081,7 @@ impl Program {
                     "{pc:4}  at     {}",
                     names
                         .regions
-                        .get(r as usize)
+                        .get(r.index())
                         .map(String::as_str)
                         .unwrap_or("?")
                 ),

@@ -340,7 +340,12 @@ impl<'s> Loader<'s> {
         let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
         let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
         let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
-        let region_ids: Vec<String> = def.regions.keys().map(|k| k.get_ref().clone()).collect();
+        let region_ids: Vec<String> = def
+            .regions
+            .keys()
+            .take(RegionId::MAX)
+            .map(|k| k.get_ref().clone())
+            .collect();
 
         // Parse every definition even without a board, so syntax errors all show. Fragments
         // first, each able to use those above it; then the pieces, with fragments spliced in.
@@ -948,8 +953,22 @@ impl<'s> Loader<'s> {
     }
 
     fn regions(&mut self, def: &VariantDef, t: &Topology) -> Vec<Region> {
+        if let Some((k, _)) = def.regions.iter().nth(RegionId::MAX) {
+            self.problem(
+                Code::Region,
+                span_of(k),
+                format!(
+                    "{} regions: at most {} are supported",
+                    def.regions.len(),
+                    RegionId::MAX
+                ),
+                "the first one too many",
+                "merge regions, or name rectangles of cells instead",
+            );
+        }
         def.regions
             .iter()
+            .take(RegionId::MAX)
             .map(|(k, r)| Region {
                 id: k.get_ref().clone(),
                 cells: BySide::new(self.cell_list(t, &r.white), self.cell_list(t, &r.black)),
