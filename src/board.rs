@@ -1,6 +1,15 @@
 //! Board topology: which cells exist, their names, colours, named regions, and the link tables
 //! that the move interpreter walks. The board knows no pieces.
 
+// Coordinates: a board has at most 64 files and 64 ranks (the loader's limits), so file and
+// rank indexes, their sums and differences and the cell count (at most 4096) fit every integer
+// type used below; the casts between them cannot truncate, wrap or lose a sign that matters.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 pub use crate::core::Side;
 
 /// An existing cell of a board: a dense index, numbered rank by rank from the lowest rank and,
@@ -153,7 +162,7 @@ impl Topology {
     #[inline]
     fn coord(&self, c: Cell) -> (i32, i32) {
         let (f, r) = self.coords[c.index()];
-        (f as i32, r as i32)
+        (i32::from(f), i32::from(r))
     }
 
     /// All cells in index order.
@@ -274,12 +283,23 @@ impl Topology {
         Some(out)
     }
 
+    /// The number of files as an `i32` (at most 64).
+    fn coord_extent(&self) -> i32 {
+        self.files() as i32
+    }
+
+    /// The number of ranks as an `i32` (at most 64).
+    fn ranks_i32(&self) -> i32 {
+        self.ranks as i32
+    }
+
     /// The squared distance of a cell from the middle of the board picture (for picking a
     /// central cell).
     pub fn distance_from_centre(&self, c: Cell) -> f64 {
         let (f, r) = self.coord(c);
-        let cf = (self.files() as f64 - 1.0) / 2.0;
-        let cr = (self.ranks as f64 - 1.0) / 2.0;
+        let (files, ranks) = (self.coord_extent(), self.ranks_i32());
+        let cf = (f64::from(files) - 1.0) / 2.0;
+        let cr = (f64::from(ranks) - 1.0) / 2.0;
         (f64::from(f) - cf).powi(2) + (f64::from(r) - cr).powi(2)
     }
 
@@ -327,7 +347,7 @@ impl LinkTable {
         for c in topo.cells() {
             let (f, r) = topo.coord(c);
             self.links.push(
-                topo.cell_at(f + v.0 as i32, r + v.1 as i32)
+                topo.cell_at(f + i32::from(v.0), r + i32::from(v.1))
                     .unwrap_or(NO_CELL),
             );
         }

@@ -836,6 +836,9 @@ impl Machine {
             return;
         }
         // Options with the same destination are chained, newest first.
+        // Counts of options and captured cells stay below the work budget (3,000,000 landings
+        // by default), far inside `u32`.
+        #[allow(clippy::cast_possible_truncation)]
         let i = out.moves.len() as u32;
         self.prev.push(if self.stamp[to.index()] == self.epoch {
             self.slot[to.index()]
@@ -845,12 +848,13 @@ impl Machine {
         self.fps.push(self.fp);
         self.stamp[to.index()] = self.epoch;
         self.slot[to.index()] = i;
+        #[allow(clippy::cast_possible_truncation)] // as above
         let start = out.captures.len() as u32;
         out.captures.extend_from_slice(&self.sorted);
         out.moves.push(MoveOption {
             to,
             cap_start: start,
-            cap_len: self.sorted.len() as u32,
+            cap_len: u32::try_from(self.sorted.len()).unwrap_or(u32::MAX),
             stone: fx,
             capturing_leg: capleg,
         });

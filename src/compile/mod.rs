@@ -2,6 +2,15 @@
 //! tables. Names (pieces, stones, classes, regions, directions) are resolved here against the
 //! variant's declarations; nothing about a particular game is known to this module.
 
+// Sizes: offsets lie within ±16, a definition has at most MAX_OPS ops and legs, vector ids
+// number at most 33 × 33, kinds and regions are bounded by their id types; the casts between
+// these small integers cannot truncate or wrap.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 pub mod zobrist;
 
 use std::fmt::Write as _;
@@ -1022,7 +1031,7 @@ impl Emitter<'_, '_> {
         for (shape, _, s) in &vias {
             if vectors
                 .iter()
-                .all(|&(a, b)| shape_paths(shape, (a as i32, b as i32)).is_empty())
+                .all(|&(a, b)| shape_paths(shape, (i32::from(a), i32::from(b))).is_empty())
                 && PATH_SHAPES.iter().any(|(k, _)| k == shape)
             {
                 self.errors.push(err(
@@ -1045,7 +1054,7 @@ impl Emitter<'_, '_> {
                 if !vias.is_empty() {
                     let mut alts = Vec::new();
                     for (shape, f, _) in &vias {
-                        for path in shape_paths(shape, (v.0 as i32, v.1 as i32)) {
+                        for path in shape_paths(shape, (i32::from(v.0), i32::from(v.1))) {
                             let cells = path
                                 .into_iter()
                                 .map(|(x, y)| {

@@ -81,7 +81,7 @@ impl Zobrist {
         }
         for side in Side::BOTH {
             for (k, &n) in pos.supplies[side].iter().enumerate() {
-                h = h.wrapping_add(self.supply(side, k).wrapping_mul(n as u64));
+                h = h.wrapping_add(self.supply(side, k).wrapping_mul(u64::from(n)));
             }
         }
         if pos.side == Side::Black {

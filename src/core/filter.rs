@@ -23,17 +23,17 @@ impl Filter {
     /// Bit of an own piece kind.
     #[inline]
     pub fn own_bit(kind: PieceKindId) -> u32 {
-        OWN0 + kind.index() as u32
+        OWN0 + kind.as_u32()
     }
     /// Bit of an enemy piece kind.
     #[inline]
     pub fn enemy_bit(kind: PieceKindId) -> u32 {
-        ENEMY0 + kind.index() as u32
+        ENEMY0 + kind.as_u32()
     }
     /// Bit of a stone kind.
     #[inline]
     pub fn stone_bit(kind: StoneKindId) -> u32 {
-        STONE0 + kind.index() as u32
+        STONE0 + kind.as_u32()
     }
     /// Bit of an empty cell.
     pub const EMPTY_BIT: u32 = EMPTY_BIT;

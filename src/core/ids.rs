@@ -27,6 +27,12 @@ macro_rules! id {
                 self.0 as usize
             }
 
+            /// The index as a `u32` (lossless).
+            #[inline]
+            pub fn as_u32(self) -> u32 {
+                u32::from(self.0)
+            }
+
             /// Every id below `n`, in order.
             pub fn all(n: usize) -> impl Iterator<Item = $name> {
                 (0..n).map($name::new)

@@ -610,7 +610,7 @@ impl<'s> Loader<'s> {
             );
             return None;
         }
-        let ranks = ranks as usize;
+        let ranks = usize::try_from(ranks).unwrap_or(1);
         let start = self.content_start(span_of(&b.mask));
         let text = b.mask.get_ref();
         let mut lines: Vec<(usize, &str)> = Vec::new();
@@ -677,7 +677,7 @@ impl<'s> Loader<'s> {
         }
         let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
         if let Some(c) = &b.cells
-            && *c.get_ref() != topo.len() as i64
+            && i64::try_from(topo.len()).ok() != Some(*c.get_ref())
         {
             self.problem(
                 Code::Mask,
@@ -781,7 +781,7 @@ impl<'s> Loader<'s> {
                 id: key.get_ref().clone(),
                 name: s.name.clone().unwrap_or_else(|| key.get_ref().clone()),
                 symbol,
-                supply: supply.clamp(0, 9999) as u32,
+                supply: u32::try_from(supply.clamp(0, 9999)).unwrap_or(0),
                 class: s.class.get_ref().trim().to_string(),
                 collectable: s.collectable,
                 explodes: Vec::new(),
@@ -882,7 +882,7 @@ impl<'s> Loader<'s> {
             let mut v = Vec::new();
             for pair in vs.get_ref() {
                 match pair.get_ref().as_slice() {
-                    [a, b] if (-16..=16).contains(a) && (-16..=16).contains(b) && (*a, *b) != (0, 0) => v.push((*a as i8, *b as i8)),
+                    [a, b] if (-16..=16).contains(a) && (-16..=16).contains(b) && (*a, *b) != (0, 0) => v.push((i8::try_from(*a).unwrap_or(0), i8::try_from(*b).unwrap_or(0))),
                     _ => self.problem(Code::Direction, span_of(pair), "a direction is [file step, rank step], each between -16 and 16, not both 0", "not a direction", "write e.g. [1, 1] (towards higher files and ranks, for White)"),
                 }
             }
@@ -1093,7 +1093,7 @@ impl<'s> Loader<'s> {
             let removes = self.kind_list(&pd.removes, &stone_ids, "stone");
             let per_turn = match &pd.stones_per_turn {
                 None => 1,
-                Some(n) if (0..=2).contains(n.get_ref()) => *n.get_ref() as u8,
+                Some(n) if (0..=2).contains(n.get_ref()) => u8::try_from(*n.get_ref()).unwrap_or(1),
                 Some(n) => {
                     self.problem(
                         Code::StonesPerTurn,

@@ -148,7 +148,7 @@ impl<'r> Game<'r> {
                 if a != b {
                     hash = hash.wrapping_add(
                         z.supply(side, k)
-                            .wrapping_mul((b as u64).wrapping_sub(a as u64)),
+                            .wrapping_mul(u64::from(b).wrapping_sub(u64::from(a))),
                     );
                 }
             }

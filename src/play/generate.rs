@@ -187,7 +187,7 @@ impl Core {
                 place: &[],
                 remove: None,
                 promote: None,
-                castle: Some(i as u8),
+                castle: u8::try_from(i).ok(),
             });
             count += 1;
         }

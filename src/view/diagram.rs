@@ -1,6 +1,14 @@
 //! Renderings: rulebook-style diagrams (text and JSON), boards, and diagnostics as plain text.
 //! Pure functions: they return strings and print nothing.
 
+// Pixels: a board is at most 64 cells wide and high, so picture coordinates are small and the
+// casts between usize and i32 cannot truncate or wrap.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::fmt::Write as _;
 
 use crate::board::{Cell, Side};
