@@ -252,175 +252,26 @@ fn position_help(rules: &Ruleset) -> String {
 
 fn run(cli: Cli) -> Result<(), ExitCode> {
     match cli.command {
-        None => {
-            let rules = load(None)?;
-            let pos = &rules.setup;
-            outln!("{}: start position, {} to move\n", rules.name, pos.side);
-            out!("{}", view::board_text(&rules, pos));
-            outln!("\n{}\n", text::write_position(&rules, pos));
-            outln!("pieces:");
-            for p in &rules.pieces {
-                outln!(
-                    "  {}  {:<14} rulings {}",
-                    p.letter,
-                    p.name,
-                    p.rulings.join(", ")
-                );
-            }
-            let mut game = Game::start(&rules);
-            let n = game.count_turns();
-            no_runaway(&game)?;
-            outln!("\nlegal first turns for {}: {n}", pos.side);
-            outln!(
-                "\ntry: bulwark moves | bulwark perft --depth 2 | bulwark play --black computer | bulwark diagram --at G3 | bulwark compile --piece spy | bulwark --help"
-            );
-            Ok(())
-        }
-        Some(Command::Check { variant }) => {
-            let (rules, warnings) =
-                Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"))
-                    .map_err(|e: LoadError| fail(&e))?;
-            if let Some(w) = warnings {
-                eprint!("{}", view::diagnostic_text(&w));
-            }
-            let ops: usize = rules
-                .pieces
-                .iter()
-                .map(|p| p.moves.ops.len() + p.range.ops.len())
-                .sum();
-            outln!(
-                "{}: ok. {} cells ({} files x {} ranks), {} regions, {} stone kinds, {} piece kinds, {} ops",
-                rules.name,
-                rules.topo.len(),
-                rules.topo.files(),
-                rules.topo.ranks(),
-                rules.regions.len(),
-                rules.stones.len(),
-                rules.pieces.len(),
-                ops
-            );
-            for p in &rules.pieces {
-                outln!(
-                    "  {} {:<14} moves {:>3} ops, range {:>3} ops",
-                    p.letter,
-                    p.name,
-                    p.moves.ops.len(),
-                    p.range.ops.len()
-                );
-            }
-            Ok(())
-        }
+        None => overview(),
+        Some(Command::Check { variant }) => check(variant),
         Some(Command::Diagram {
             variant,
             at,
             position: ptext,
             format,
-        }) => {
-            let rules = load(variant.as_deref())?;
-            let pos = position(&rules, ptext.as_deref())?;
-            let cell = rules.topo.parse_cell(&at).map_err(|e| {
-                fail(&InputError {
-                    message: format!("bad --at: {e}"),
-                    src: NamedSource::new("--at", at.clone()),
-                    span: None,
-                    help: "name a cell of the board, e.g. G7".into(),
-                })
-            })?;
-            let d = match view::diagram(&rules, &pos, cell) {
-                Ok(d) => d,
-                Err(view::DiagramError::NoPiece) => {
-                    return Err(fail(&InputError {
-                        message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
-                        src: NamedSource::new("--at", at.clone()),
-                        span: None,
-                        help: "a diagram shows the options of a piece: name a cell that holds one"
-                            .into(),
-                    }));
-                }
-                Err(view::DiagramError::Runaway(r)) => return Err(runaway(&rules, r)),
-            };
-            match format {
-                Format::Text => out!("{}", view::diagram_text(&rules, &pos, &d)),
-                Format::Json => outln!("{}", view::diagram_json(&rules, &d)),
-                Format::Svg => out!("{}", view::diagram_svg(&rules, &pos, &d)),
-            }
-            Ok(())
-        }
+        }) => diagram(variant, at, ptext, format),
         Some(Command::Moves {
             variant,
             position: ptext,
             json,
-        }) => {
-            let rules = load(variant.as_deref())?;
-            let pos = position(&rules, ptext.as_deref())?;
-            let mut game = new_game(&rules, pos)?;
-            // Streamed: each turn is written as it is generated, never all held in memory.
-            let mut written: Result<(), ExitCode> = Ok(());
-            let mut first = true;
-            if json {
-                out!("[");
-            }
-            let _ = game.each_turn(|t| {
-                if written.is_err() {
-                    return;
-                }
-                let text = text::turn_text(&rules, t);
-                written = if json {
-                    let sep = if first { "" } else { "," };
-                    emit(format_args!("{sep}{}", serde_json::Value::String(text)))
-                } else {
-                    emit(format_args!("{text}\n"))
-                };
-                first = false;
-            });
-            written?;
-            no_runaway(&game)?;
-            if json {
-                outln!("]");
-            }
-            Ok(())
-        }
+        }) => moves(variant, ptext, json),
         Some(Command::Perft {
             variant,
             depth,
             position: ptext,
             divide,
             json,
-        }) => {
-            let rules = load(variant.as_deref())?;
-            let pos = position(&rules, ptext.as_deref())?;
-            let mut game = new_game(&rules, pos)?;
-            let started = std::time::Instant::now();
-            let nodes = if divide && depth > 0 {
-                let turns = game.legal_turns().unwrap_or_default();
-                no_runaway(&game)?;
-                let mut total = 0;
-                for t in &turns {
-                    game.play(t);
-                    let n = game.perft(depth - 1);
-                    game.undo();
-                    no_runaway(&game)?;
-                    if !json {
-                        outln!("{} {n}", text::turn_text(&rules, t));
-                    }
-                    total += n;
-                }
-                total
-            } else {
-                game.perft(depth)
-            };
-            no_runaway(&game)?;
-            let seconds = started.elapsed().as_secs_f64();
-            if json {
-                outln!(
-                    "{}",
-                    serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds})
-                );
-            } else {
-                outln!("nodes {nodes}");
-            }
-            Ok(())
-        }
+        }) => perft(variant, depth, ptext, divide, json),
         Some(Command::Play {
             variant,
             position: ptext,
@@ -428,107 +279,300 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             black,
             seed,
             max_turns,
-        }) => {
-            let rules = load(variant.as_deref())?;
-            let pos = position(&rules, ptext.as_deref())?;
-            terminal::run(
-                &rules,
-                pos,
-                bulwark::core::BySide::new(white == Player::Computer, black == Player::Computer),
-                seed,
-                max_turns,
-            )
-        }
+        }) => play(variant, ptext, white, black, seed, max_turns),
         Some(Command::Rulebook {
             variant,
             out,
             scenarios,
-        }) => {
-            let name = variant.as_deref().unwrap_or("bollwerk178");
-            let rules = load(Some(name))?;
-            let list = match &scenarios {
-                Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| {
-                        eprintln!("error: cannot read scenario file {}: {e}", path.display());
-                        ExitCode::from(1)
-                    })?;
-                    bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
-                        eprintln!("error: scenario file {}: {e}", path.display());
-                        ExitCode::from(1)
-                    })?
-                }
-                None => bulwark::view::rulebook::bundled_scenarios(name),
-            };
-            let files = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
-            })?;
-            let write = |name: &str, text: &str| {
-                let p = out.join(name);
-                std::fs::write(&p, text).map_err(|e| {
-                    eprintln!("error: cannot write {}: {e}", p.display());
-                    ExitCode::from(1)
-                })
-            };
-            std::fs::create_dir_all(&out).map_err(|e| {
-                eprintln!("error: cannot create {}: {e}", out.display());
-                ExitCode::from(1)
-            })?;
-            for (name, text) in &files {
-                write(name, text)?;
-            }
-            outln!(
-                "wrote {} files to {} (open {})",
-                files.len(),
-                out.display(),
-                out.join("index.html").display()
-            );
-            Ok(())
-        }
-        Some(Command::Compile { variant, piece }) => {
-            let rules = load(variant.as_deref())?;
-            let owned = rules.names_owned();
-            let names = owned.names();
-            let which: Vec<usize> = match &piece {
-                None => (0..rules.pieces.len()).collect(),
-                Some(k) => match rules.find_piece(k) {
-                    Some(i) => vec![i],
-                    None => {
-                        let known: Vec<&str> = rules.pieces.iter().map(|p| p.id.as_str()).collect();
-                        return Err(fail(&InputError {
-                            message: format!("bad --piece: `{k}` is not a piece of {}", rules.name),
-                            src: NamedSource::new("--piece", k.clone()),
-                            span: None,
-                            help: format!("give an id, name or letter: {}", known.join(", ")),
-                        }));
-                    }
-                },
-            };
-            for i in which {
-                let p = &rules.pieces[i];
-                outln!("piece {} ({}) {}", p.id, p.letter, p.name);
-                outln!(
-                    "  moves: {} ops, {} legs",
-                    p.moves.ops.len(),
-                    p.moves.legs.len()
-                );
-                out!("{}", p.moves.listing(&rules.links, &names));
-                match &p.range_text {
-                    Some(_) => {
-                        outln!(
-                            "  range: {} ops, {} legs",
-                            p.range.ops.len(),
-                            p.range.legs.len()
-                        );
-                        out!("{}", p.range.listing(&rules.links, &names));
-                    }
-                    None => outln!("  range: same program as moves (B-41)"),
-                }
-                outln!();
-            }
-            Ok(())
-        }
+        }) => rulebook(variant, out, scenarios),
+        Some(Command::Compile { variant, piece }) => compile(variant, piece),
     }
+}
+
+/// The start position, the pieces and the number of first turns.
+fn overview() -> Result<(), ExitCode> {
+    let rules = load(None)?;
+    let pos = &rules.setup;
+    outln!("{}: start position, {} to move\n", rules.name, pos.side);
+    out!("{}", view::board_text(&rules, pos));
+    outln!("\n{}\n", text::write_position(&rules, pos));
+    outln!("pieces:");
+    for p in &rules.pieces {
+        outln!(
+            "  {}  {:<14} rulings {}",
+            p.letter,
+            p.name,
+            p.rulings.join(", ")
+        );
+    }
+    let mut game = Game::start(&rules);
+    let n = game.count_turns();
+    no_runaway(&game)?;
+    outln!("\nlegal first turns for {}: {n}", pos.side);
+    outln!(
+        "\ntry: bulwark moves | bulwark perft --depth 2 | bulwark play --black computer | bulwark diagram --at G3 | bulwark compile --piece spy | bulwark --help"
+    );
+    Ok(())
+}
+
+/// `bulwark check`.
+fn check(variant: Option<String>) -> Result<(), ExitCode> {
+    let (rules, warnings) = Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"))
+        .map_err(|e: LoadError| fail(&e))?;
+    if let Some(w) = warnings {
+        eprint!("{}", view::diagnostic_text(&w));
+    }
+    let ops: usize = rules
+        .pieces
+        .iter()
+        .map(|p| p.moves.ops.len() + p.range.ops.len())
+        .sum();
+    outln!(
+        "{}: ok. {} cells ({} files x {} ranks), {} regions, {} stone kinds, {} piece kinds, {} ops",
+        rules.name,
+        rules.topo.len(),
+        rules.topo.files(),
+        rules.topo.ranks(),
+        rules.regions.len(),
+        rules.stones.len(),
+        rules.pieces.len(),
+        ops
+    );
+    for p in &rules.pieces {
+        outln!(
+            "  {} {:<14} moves {:>3} ops, range {:>3} ops",
+            p.letter,
+            p.name,
+            p.moves.ops.len(),
+            p.range.ops.len()
+        );
+    }
+    Ok(())
+}
+
+/// `bulwark diagram`.
+fn diagram(
+    variant: Option<String>,
+    at: String,
+    ptext: Option<String>,
+    format: Format,
+) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let pos = position(&rules, ptext.as_deref())?;
+    let cell = rules.topo.parse_cell(&at).map_err(|e| {
+        fail(&InputError {
+            message: format!("bad --at: {e}"),
+            src: NamedSource::new("--at", at.clone()),
+            span: None,
+            help: "name a cell of the board, e.g. G7".into(),
+        })
+    })?;
+    let d = match view::diagram(&rules, &pos, cell) {
+        Ok(d) => d,
+        Err(view::DiagramError::NoPiece) => {
+            return Err(fail(&InputError {
+                message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
+                src: NamedSource::new("--at", at.clone()),
+                span: None,
+                help: "a diagram shows the options of a piece: name a cell that holds one".into(),
+            }));
+        }
+        Err(view::DiagramError::Runaway(r)) => return Err(runaway(&rules, r)),
+    };
+    match format {
+        Format::Text => out!("{}", view::diagram_text(&rules, &pos, &d)),
+        Format::Json => outln!("{}", view::diagram_json(&rules, &d)),
+        Format::Svg => out!("{}", view::diagram_svg(&rules, &pos, &d)),
+    }
+    Ok(())
+}
+
+/// `bulwark moves`, streamed.
+fn moves(variant: Option<String>, ptext: Option<String>, json: bool) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let pos = position(&rules, ptext.as_deref())?;
+    let mut game = new_game(&rules, pos)?;
+    // Streamed: each turn is written as it is generated, never all held in memory.
+    let mut written: Result<(), ExitCode> = Ok(());
+    let mut first = true;
+    if json {
+        out!("[");
+    }
+    let _ = game.each_turn(|t| {
+        if written.is_err() {
+            return;
+        }
+        let text = text::turn_text(&rules, t);
+        written = if json {
+            let sep = if first { "" } else { "," };
+            emit(format_args!("{sep}{}", serde_json::Value::String(text)))
+        } else {
+            emit(format_args!("{text}\n"))
+        };
+        first = false;
+    });
+    written?;
+    no_runaway(&game)?;
+    if json {
+        outln!("]");
+    }
+    Ok(())
+}
+
+/// `bulwark perft`.
+fn perft(
+    variant: Option<String>,
+    depth: u32,
+    ptext: Option<String>,
+    divide: bool,
+    json: bool,
+) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let pos = position(&rules, ptext.as_deref())?;
+    let mut game = new_game(&rules, pos)?;
+    let started = std::time::Instant::now();
+    let nodes = if divide && depth > 0 {
+        let turns = game.legal_turns().unwrap_or_default();
+        no_runaway(&game)?;
+        let mut total = 0;
+        for t in &turns {
+            game.play(t);
+            let n = game.perft(depth - 1);
+            game.undo();
+            no_runaway(&game)?;
+            if !json {
+                outln!("{} {n}", text::turn_text(&rules, t));
+            }
+            total += n;
+        }
+        total
+    } else {
+        game.perft(depth)
+    };
+    no_runaway(&game)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        outln!(
+            "{}",
+            serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds})
+        );
+    } else {
+        outln!("nodes {nodes}");
+    }
+    Ok(())
+}
+
+/// `bulwark play`.
+fn play(
+    variant: Option<String>,
+    ptext: Option<String>,
+    white: Player,
+    black: Player,
+    seed: u64,
+    max_turns: Option<u32>,
+) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let pos = position(&rules, ptext.as_deref())?;
+    terminal::run(
+        &rules,
+        pos,
+        bulwark::core::BySide::new(white == Player::Computer, black == Player::Computer),
+        seed,
+        max_turns,
+    )
+}
+
+/// `bulwark rulebook`: the files in memory, then written.
+fn rulebook(
+    variant: Option<String>,
+    out: std::path::PathBuf,
+    scenarios: Option<std::path::PathBuf>,
+) -> Result<(), ExitCode> {
+    let name = variant.as_deref().unwrap_or("bollwerk178");
+    let rules = load(Some(name))?;
+    let list = match &scenarios {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                eprintln!("error: cannot read scenario file {}: {e}", path.display());
+                ExitCode::from(1)
+            })?;
+            bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
+                eprintln!("error: scenario file {}: {e}", path.display());
+                ExitCode::from(1)
+            })?
+        }
+        None => bulwark::view::rulebook::bundled_scenarios(name),
+    };
+    let files = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })?;
+    let write = |name: &str, text: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", p.display());
+            ExitCode::from(1)
+        })
+    };
+    std::fs::create_dir_all(&out).map_err(|e| {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        ExitCode::from(1)
+    })?;
+    for (name, text) in &files {
+        write(name, text)?;
+    }
+    outln!(
+        "wrote {} files to {} (open {})",
+        files.len(),
+        out.display(),
+        out.join("index.html").display()
+    );
+    Ok(())
+}
+
+/// `bulwark compile`.
+fn compile(variant: Option<String>, piece: Option<String>) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let owned = rules.names_owned();
+    let names = owned.names();
+    let which: Vec<usize> = match &piece {
+        None => (0..rules.pieces.len()).collect(),
+        Some(k) => match rules.find_piece(k) {
+            Some(i) => vec![i],
+            None => {
+                let known: Vec<&str> = rules.pieces.iter().map(|p| p.id.as_str()).collect();
+                return Err(fail(&InputError {
+                    message: format!("bad --piece: `{k}` is not a piece of {}", rules.name),
+                    src: NamedSource::new("--piece", k.clone()),
+                    span: None,
+                    help: format!("give an id, name or letter: {}", known.join(", ")),
+                }));
+            }
+        },
+    };
+    for i in which {
+        let p = &rules.pieces[i];
+        outln!("piece {} ({}) {}", p.id, p.letter, p.name);
+        outln!(
+            "  moves: {} ops, {} legs",
+            p.moves.ops.len(),
+            p.moves.legs.len()
+        );
+        out!("{}", p.moves.listing(&rules.links, &names));
+        match &p.range_text {
+            Some(_) => {
+                outln!(
+                    "  range: {} ops, {} legs",
+                    p.range.ops.len(),
+                    p.range.legs.len()
+                );
+                out!("{}", p.range.listing(&rules.links, &names));
+            }
+            None => outln!("  range: same program as moves (B-41)"),
+        }
+        outln!();
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
