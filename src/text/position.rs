@@ -139,84 +139,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
     }
     let mut off = board_at;
     for (i, rank_text) in ranks.iter().enumerate() {
-        let r = topo.ranks() - 1 - i;
-        let cells: Vec<Cell> = topo.rank_cells(r).collect();
-        let mut k = 0usize;
-        let bytes = rank_text.as_bytes();
-        let mut j = 0;
-        while j < bytes.len() {
-            let ch = rank_text[j..].chars().next().unwrap_or(' ');
-            if ch.is_ascii_digit() {
-                let start = j;
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let n: usize = rank_text[start..j].parse().unwrap_or(usize::MAX);
-                if n == 0 {
-                    return fail(
-                        Field::Board,
-                        (off + start, off + j),
-                        format!("rank {}: an empty run of 0 cells", r + 1),
-                    );
-                }
-                k = k.saturating_add(n);
-                if k > cells.len() {
-                    return fail(
-                        Field::Board,
-                        (off + start, off + j),
-                        format!(
-                            "rank {}: `{}` runs past the end of the rank, which has {} cells",
-                            r + 1,
-                            &rank_text[start..j],
-                            cells.len()
-                        ),
-                    );
-                }
-            } else {
-                let occ = if let Some(p) = rules
-                    .pieces
-                    .iter()
-                    .position(|p| p.letter == ch.to_ascii_uppercase())
-                {
-                    Occupant::piece(
-                        if ch.is_ascii_uppercase() {
-                            Side::White
-                        } else {
-                            Side::Black
-                        },
-                        PieceKindId::new(p),
-                    )
-                } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
-                    Occupant::stone(StoneKindId::new(s))
-                } else {
-                    return fail(
-                        Field::Board,
-                        (off + j, off + j + ch.len_utf8()),
-                        format!(
-                            "rank {}: `{ch}` is neither a piece letter nor a stone symbol of {}",
-                            r + 1,
-                            rules.name
-                        ),
-                    );
-                };
-                if let Some(&c) = cells.get(k) {
-                    pos.cells[c.index()] = occ;
-                }
-                k = k.saturating_add(1);
-                j += ch.len_utf8();
-            }
-        }
-        if k != cells.len() {
-            return fail(
-                Field::Board,
-                (off, off + rank_text.len()),
-                format!(
-                    "rank {} describes {k} cells, the board has {} on that rank",
-                    r + 1,
-                    cells.len()
-                ),
-            );
-        }
+        read_rank(rules, &mut pos, topo.ranks() - 1 - i, rank_text, off)?;
         off += rank_text.len() + 1;
     }
     match fields.get(1) {
@@ -234,6 +157,113 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
             );
         }
     }
+    let names = read_fields(rules, &mut pos, &fields)?;
+    if let Some(&(a, s)) = fields.get(2 + names.len()) {
+        return fail(
+            Field::Extra,
+            (a, a + s.len()),
+            format!("unexpected `{s}` after the last field of {}", rules.name),
+        );
+    }
+    Ok(pos)
+}
+
+/// Reads rank `r` (index from 0) of the board field; `off` is where its text starts.
+fn read_rank(
+    rules: &Ruleset,
+    pos: &mut Position,
+    r: usize,
+    rank_text: &str,
+    off: usize,
+) -> Result<(), PositionError> {
+    let topo = &rules.topo;
+    let cells: Vec<Cell> = topo.rank_cells(r).collect();
+    let mut k = 0usize;
+    let bytes = rank_text.as_bytes();
+    let mut j = 0;
+    while j < bytes.len() {
+        let ch = rank_text[j..].chars().next().unwrap_or(' ');
+        if ch.is_ascii_digit() {
+            let start = j;
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            let n: usize = rank_text[start..j].parse().unwrap_or(usize::MAX);
+            if n == 0 {
+                return fail(
+                    Field::Board,
+                    (off + start, off + j),
+                    format!("rank {}: an empty run of 0 cells", r + 1),
+                );
+            }
+            k = k.saturating_add(n);
+            if k > cells.len() {
+                return fail(
+                    Field::Board,
+                    (off + start, off + j),
+                    format!(
+                        "rank {}: `{}` runs past the end of the rank, which has {} cells",
+                        r + 1,
+                        &rank_text[start..j],
+                        cells.len()
+                    ),
+                );
+            }
+        } else {
+            let occ = if let Some(p) = rules
+                .pieces
+                .iter()
+                .position(|p| p.letter == ch.to_ascii_uppercase())
+            {
+                Occupant::piece(
+                    if ch.is_ascii_uppercase() {
+                        Side::White
+                    } else {
+                        Side::Black
+                    },
+                    PieceKindId::new(p),
+                )
+            } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
+                Occupant::stone(StoneKindId::new(s))
+            } else {
+                return fail(
+                    Field::Board,
+                    (off + j, off + j + ch.len_utf8()),
+                    format!(
+                        "rank {}: `{ch}` is neither a piece letter nor a stone symbol of {}",
+                        r + 1,
+                        rules.name
+                    ),
+                );
+            };
+            if let Some(&c) = cells.get(k) {
+                pos.cells[c.index()] = occ;
+            }
+            k = k.saturating_add(1);
+            j += ch.len_utf8();
+        }
+    }
+    if k != cells.len() {
+        return fail(
+            Field::Board,
+            (off, off + rank_text.len()),
+            format!(
+                "rank {} describes {k} cells, the board has {} on that rank",
+                r + 1,
+                cells.len()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Reads the fields after BOARD SIDE that the variant declares; returns their names.
+fn read_fields(
+    rules: &Ruleset,
+    pos: &mut Position,
+    fields: &[(usize, &str)],
+) -> Result<Vec<PositionField>, PositionError> {
+    let topo = &rules.topo;
     let names = if rules.fields.is_empty() {
         Vec::new()
     } else {
@@ -308,14 +338,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
             }
         }
     }
-    if let Some(&(a, s)) = fields.get(2 + names.len()) {
-        return fail(
-            Field::Extra,
-            (a, a + s.len()),
-            format!("unexpected `{s}` after the last field of {}", rules.name),
-        );
-    }
-    Ok(pos)
+    Ok(names)
 }
 
 fn parse_supplies(
