@@ -476,6 +476,26 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         let (col, row) = topo.layout(c);
         (MARGIN + col as i32 * CELL, top + row as i32 * CELL)
     };
+    svg_labels(&mut out, topo, top, board_h);
+    for c in topo.cells() {
+        let (x, y) = xy(c);
+        svg_cell(&mut out, rules, pos, d, c, x, y);
+    }
+    svg_legend(
+        &mut out,
+        top + board_h + 34,
+        width,
+        columns,
+        &blows,
+        &captures,
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The file labels above and below the board and the rank numbers beside it.
+fn svg_labels(out: &mut String, topo: &crate::board::Topology, top: i32, board_h: i32) {
+    let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
     for f in 0..files {
         let x = MARGIN + f * CELL + CELL / 2;
         for y in [top - 8, top + board_h + 18] {
@@ -496,103 +516,115 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
             );
         }
     }
-    for c in topo.cells() {
-        let (x, y) = xy(c);
-        let fill = if d.has(c, Mark::Origin) {
-            "#e5383b"
-        } else if d.has(c, Mark::Capture) {
-            "#f28b82"
-        } else if rules.colour(c) == 0 {
-            "#c9b38f"
-        } else {
-            "#efe4cf"
-        };
+}
+
+/// One cell: its square in the board's colour (red for the origin and captures), its
+/// occupant, and its marks.
+#[allow(clippy::too_many_arguments)]
+fn svg_cell(
+    out: &mut String,
+    rules: &Ruleset,
+    pos: &Position,
+    d: &Diagram,
+    c: Cell,
+    x: i32,
+    y: i32,
+) {
+    let fill = if d.has(c, Mark::Origin) {
+        "#e5383b"
+    } else if d.has(c, Mark::Capture) {
+        "#f28b82"
+    } else if rules.colour(c) == 0 {
+        "#c9b38f"
+    } else {
+        "#efe4cf"
+    };
+    let _ = write!(
+        out,
+        r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
+    );
+    if d.has(c, Mark::Capture) {
         let _ = write!(
             out,
-            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#c1121f" stroke-width="3"/>"##,
+            x + 2,
+            y + 2,
+            CELL - 4,
+            CELL - 4
         );
-        if d.has(c, Mark::Capture) {
+    }
+    for (m, colour, dash) in [
+        (Mark::Bomb, "#7b2cbf", ""),
+        (
+            Mark::ArrowCapture,
+            "#7b2cbf",
+            r##" stroke-dasharray="5,3""##,
+        ),
+        (Mark::Remove, "#1d4ed8", ""),
+        (Mark::Destroy, "#e07a00", r##" stroke-dasharray="4,3""##),
+        (Mark::Collect, "#2b9348", r##" stroke-dasharray="4,3""##),
+    ] {
+        if d.has(c, m) {
+            let inset = if m == Mark::Remove && d.has(c, Mark::Bomb) {
+                6
+            } else {
+                2
+            };
             let _ = write!(
                 out,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#c1121f" stroke-width="3"/>"##,
-                x + 2,
-                y + 2,
-                CELL - 4,
-                CELL - 4
-            );
-        }
-        for (m, colour, dash) in [
-            (Mark::Bomb, "#7b2cbf", ""),
-            (
-                Mark::ArrowCapture,
-                "#7b2cbf",
-                r##" stroke-dasharray="5,3""##,
-            ),
-            (Mark::Remove, "#1d4ed8", ""),
-            (Mark::Destroy, "#e07a00", r##" stroke-dasharray="4,3""##),
-            (Mark::Collect, "#2b9348", r##" stroke-dasharray="4,3""##),
-        ] {
-            if d.has(c, m) {
-                let inset = if m == Mark::Remove && d.has(c, Mark::Bomb) {
-                    6
-                } else {
-                    2
-                };
-                let _ = write!(
-                    out,
-                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>"##,
-                    x + inset,
-                    y + inset,
-                    CELL - 2 * inset,
-                    CELL - 2 * inset
-                );
-            }
-        }
-        let o = pos.at(c);
-        svg_occupant(rules, &mut out, o, x, y);
-        let (cx, cy) = (x + CELL / 2, y + CELL / 2);
-        if o.is_empty() {
-            if d.has(c, Mark::MoveCapture) {
-                let _ = write!(out, r##"<circle cx="{cx}" cy="{cy}" r="6" fill="#111"/>"##);
-            } else if d.has(c, Mark::Move) {
-                let _ = write!(
-                    out,
-                    r##"<path d="M{} {} L{} {} M{} {} L{} {}" stroke="#111" stroke-width="2.5"/>"##,
-                    cx - 6,
-                    cy - 6,
-                    cx + 6,
-                    cy + 6,
-                    cx + 6,
-                    cy - 6,
-                    cx - 6,
-                    cy + 6
-                );
-            }
-            if d.has(c, Mark::Place) {
-                let moved = d.has(c, Mark::MoveCapture) || d.has(c, Mark::Move);
-                let (px, py, r) = if moved {
-                    (x + CELL - 8, y + 8, 4)
-                } else {
-                    (cx, cy, 6)
-                };
-                let _ = write!(
-                    out,
-                    r##"<circle cx="{px}" cy="{py}" r="{r}" fill="#7b2cbf"/>"##
-                );
-            }
-        } else if d.has(c, Mark::MoveCapture) && !d.has(c, Mark::Capture) && o.as_piece().is_none()
-        {
-            let _ = write!(
-                out,
-                r##"<circle cx="{}" cy="{}" r="4" fill="#111"/>"##,
-                x + CELL - 8,
-                y + 8
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>"##,
+                x + inset,
+                y + inset,
+                CELL - 2 * inset,
+                CELL - 2 * inset
             );
         }
     }
-    // Legend.
-    let ly = top + board_h + 34;
-    let (blows, captures) = (escape_xml(&blows), escape_xml(&captures));
+    let o = pos.at(c);
+    svg_occupant(rules, out, o, x, y);
+    let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+    if o.is_empty() {
+        if d.has(c, Mark::MoveCapture) {
+            let _ = write!(out, r##"<circle cx="{cx}" cy="{cy}" r="6" fill="#111"/>"##);
+        } else if d.has(c, Mark::Move) {
+            let _ = write!(
+                out,
+                r##"<path d="M{} {} L{} {} M{} {} L{} {}" stroke="#111" stroke-width="2.5"/>"##,
+                cx - 6,
+                cy - 6,
+                cx + 6,
+                cy + 6,
+                cx + 6,
+                cy - 6,
+                cx - 6,
+                cy + 6
+            );
+        }
+        if d.has(c, Mark::Place) {
+            let moved = d.has(c, Mark::MoveCapture) || d.has(c, Mark::Move);
+            let (px, py, r) = if moved {
+                (x + CELL - 8, y + 8, 4)
+            } else {
+                (cx, cy, 6)
+            };
+            let _ = write!(
+                out,
+                r##"<circle cx="{px}" cy="{py}" r="{r}" fill="#7b2cbf"/>"##
+            );
+        }
+    } else if d.has(c, Mark::MoveCapture) && !d.has(c, Mark::Capture) && o.as_piece().is_none() {
+        let _ = write!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="4" fill="#111"/>"##,
+            x + CELL - 8,
+            y + 8
+        );
+    }
+}
+
+/// The legend: one icon and label per mark, in one or two columns.
+fn svg_legend(out: &mut String, ly: i32, width: i32, columns: i32, blows: &str, captures: &str) {
+    let (blows, captures) = (escape_xml(blows), escape_xml(captures));
     let items: [(&str, &str); 10] = [
         (
             r##"<rect x="0" y="-11" width="14" height="14" fill="#e5383b"/>"##,
@@ -644,6 +676,4 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
             r##"<g transform="translate({x},{y})">{icon}<text x="20" y="1" font-size="12">{label}</text></g>"##
         );
     }
-    out.push_str("</svg>\n");
-    out
 }
