@@ -839,6 +839,19 @@ impl Emitter<'_, '_> {
                 .collect::<Vec<_>>()
                 .join(" "),
         };
+        let vias = self.modifiers(l, &mut code);
+        self.check_directions(l, &vectors, &vias);
+        if self.errors.len() > before {
+            return None;
+        }
+        self.lower_vectors(&mut code, &vectors, &vias);
+        self.legs.push(code);
+        Some((self.legs.len() - 1) as u16)
+    }
+
+    /// Reads a leg's modifiers into its code (filters, capture mode, distance, take,
+    /// destroy), reporting misused and repeated ones; returns its `via` paths.
+    fn modifiers(&mut self, l: &dsl::Leg, code: &mut LegCode) -> Vec<(String, Filter, Span)> {
         let mut vias: Vec<(String, Filter, Span)> = Vec::new();
         let mut seen: Vec<&'static str> = Vec::new();
         for m in &l.mods {
@@ -990,6 +1003,17 @@ impl Emitter<'_, '_> {
                 }
             }
         }
+        vias
+    }
+
+    /// Checks the leg's directions against its kind (steps and jumps go one cell) and its
+    /// `via` shapes against its offsets.
+    fn check_directions(
+        &mut self,
+        l: &dsl::Leg,
+        vectors: &[(i8, i8)],
+        vias: &[(String, Filter, Span)],
+    ) {
         // Point at the directions, not at the whole leg (which runs on over comments).
         let dir_span = |l: &dsl::Leg| {
             let spans: Vec<Span> = l
@@ -1028,11 +1052,11 @@ impl Emitter<'_, '_> {
                 "jump directions must be single steps (orthogonal or diagonal)".into(),
             ));
         }
-        for (shape, _, s) in &vias {
+        for (shape, _, s) in vias {
             if vectors
                 .iter()
                 .all(|&(a, b)| shape_paths(shape, (i32::from(a), i32::from(b))).is_empty())
-                && PATH_SHAPES.iter().any(|(k, _)| k == shape)
+                && PATH_SHAPES.iter().any(|(k, _)| *k == shape.as_str())
             {
                 self.errors.push(err(
                     *s,
@@ -1043,17 +1067,24 @@ impl Emitter<'_, '_> {
                 ));
             }
         }
-        if self.errors.len() > before {
-            return None;
-        }
+    }
+
+    /// The leg's vectors and paths for each side (Black's mirrored), interned in the link
+    /// tables.
+    fn lower_vectors(
+        &mut self,
+        code: &mut LegCode,
+        vectors: &[(i8, i8)],
+        vias: &[(String, Filter, Span)],
+    ) {
         for side in Side::BOTH {
-            for &v in &vectors {
+            for &v in vectors {
                 let mv = mirror(v, side);
                 let id = self.c.links.intern(self.c.topo, mv);
                 code.vecs[side].push(id);
                 if !vias.is_empty() {
                     let mut alts = Vec::new();
-                    for (shape, f, _) in &vias {
+                    for (shape, f, _) in vias {
                         for path in shape_paths(shape, (i32::from(v.0), i32::from(v.1))) {
                             let cells = path
                                 .into_iter()
@@ -1070,8 +1101,6 @@ impl Emitter<'_, '_> {
                 }
             }
         }
-        self.legs.push(code);
-        Some((self.legs.len() - 1) as u16)
     }
 }
 
