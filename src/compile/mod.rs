@@ -345,6 +345,28 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Whether a piece's attacks can be tested backwards, by running its attack program from
+/// the attacked cell for the other side: every capturing leg is a plain symmetric step, leap
+/// or ride (each vector's mirror image across the file is also one of its vectors) that may
+/// capture any enemy piece, and nothing but fast-path legs.
+pub fn attacks_reverse(attacks: &Program, links: &LinkTable, all_enemies: Filter) -> bool {
+    attacks
+        .ops
+        .iter()
+        .all(|op| matches!(op, Op::Emit(_) | Op::End))
+        && attacks.legs.iter().all(|l| {
+            let vs: Vec<(i8, i8)> = l.vecs[Side::White]
+                .iter()
+                .map(|&v| links.vector(v))
+                .collect();
+            !l.can_capture()
+                || (matches!(l.kind, LegKind::Step | LegKind::Leap | LegKind::Ride)
+                    && l.paths[Side::White].is_empty()
+                    && l.victims == all_enemies
+                    && vs.iter().all(|&(a, b)| vs.contains(&(-a, b))))
+        })
+}
+
 /// Whether every path through the node takes at most one leg.
 fn at_most_one_leg(n: &Node) -> bool {
     fn most(n: &Node) -> u32 {

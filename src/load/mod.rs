@@ -15,7 +15,7 @@ use toml::Spanned;
 
 pub use self::diagnostics::{LoadError, Problem, VariantErrors};
 pub use self::format::*;
-use crate::board::{CellSet, LinkTable, Topology};
+use crate::board::{CellSet, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
 use crate::core::{BySide, Code, Diagnostic, Severity, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
@@ -149,10 +149,6 @@ fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     Ok((arg.to_string(), text))
 }
 
-fn compiler_links_vector(links: &LinkTable, v: u16) -> (i8, i8) {
-    links.vector(v)
-}
-
 /// Definition text without surrounding blank lines and common indentation.
 fn dedent(text: &str) -> String {
     let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
@@ -182,13 +178,15 @@ struct Loader<'s> {
     problems: Vec<Problem>,
 }
 
+/// A fragment: its name, its definition if it parsed, the fragments it uses.
+type Fragment = (String, Option<dsl::Node>, Vec<String>);
+
+/// A piece's parsed `moves` and `range` and the fragments they use.
+type Parsed = (Option<dsl::Node>, Option<Option<dsl::Node>>, Vec<String>);
+
 /// `node` with the fragments declared so far spliced in; the names it used are added to
 /// `used`. An unknown name stays in place for the compiler to report.
-fn splice(
-    mut node: dsl::Node,
-    fragments: &[(String, Option<dsl::Node>, Vec<String>)],
-    used: &mut Vec<String>,
-) -> dsl::Node {
+fn splice(mut node: dsl::Node, fragments: &[Fragment], used: &mut Vec<String>) -> dsl::Node {
     for f in node.fragments() {
         if fragments.iter().any(|(k, _, _)| *k == f.text) {
             used.push(f.text.clone());
@@ -247,6 +245,104 @@ impl<'s> Loader<'s> {
     }
 
     fn load(&mut self) -> Option<Ruleset> {
+        let def = self.read_def()?;
+        let topo = self.board(&def.board);
+        let colouring = self.colouring(&def.board);
+        let stones = self.stones(&def);
+        let pieces_meta = self.pieces_meta(&def, &stones);
+        let directions = self.directions(&def);
+        let regions = topo.as_ref().map(|t| self.regions(&def, t));
+
+        // Names for the compiler.
+        let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
+        let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
+        let region_ids: Vec<String> = def
+            .regions
+            .keys()
+            .take(RegionId::MAX)
+            .map(|k| k.get_ref().clone())
+            .collect();
+
+        let (fragments, parsed) = self.parse_definitions(&def);
+
+        let topo = topo?;
+        let regions = regions?;
+        let names = Names {
+            pieces: &piece_ids,
+            stones: &stone_ids,
+            stone_classes: &classes,
+            regions: &region_ids,
+            directions: &directions,
+        };
+        let mut compiler = Compiler::new(&topo, names);
+        let mut pieces =
+            self.compile_definitions(&def, &mut compiler, &fragments, parsed, &pieces_meta);
+        let links = compiler.links;
+        let placement = self.placement(&def, &region_ids, &stone_ids);
+        let collectable = Filter(
+            stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.collectable)
+                .fold(0, |a, (k, _)| {
+                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
+                }),
+        );
+        if self.has_errors()
+            || pieces.len() != def.pieces.len()
+            || pieces_meta.len() != def.pieces.len()
+        {
+            return None;
+        }
+        let mut stones = stones;
+        self.actions(&def, &mut stones, &mut pieces, &region_ids);
+        let end = self.end(&def, &region_ids);
+        let turn = self.turn(&def);
+        self.promotions(&def, &mut pieces, &region_ids);
+        let fields = self.fields(&def, !stones.is_empty());
+        let castlings = self.castlings(&def, &topo);
+        if self.has_errors() {
+            return None;
+        }
+        let has_royals = pieces.iter().any(|p| p.royal);
+        let all_enemies = Filter(
+            PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
+        );
+        let reversible = pieces
+            .iter()
+            .map(|p| compile::attacks_reverse(&p.attacks, &links, all_enemies))
+            .collect();
+        let zobrist =
+            crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
+        let mut rules = Ruleset {
+            warnings: Vec::new(),
+            name: def.game.name.get_ref().clone(),
+            description: def.game.description.trim().to_string(),
+            topo,
+            colouring,
+            regions,
+            stones,
+            pieces,
+            directions,
+            links,
+            collectable,
+            setup: Position::empty(0, Vec::new()),
+            placement,
+            end,
+            turn,
+            zobrist,
+            fields,
+            castlings,
+            has_royals,
+            reversible,
+        };
+        rules.setup = self.setup(&def, &rules)?;
+        Some(rules)
+    }
+
+    /// The file as read: every TOML syntax error, then every schema mismatch, then serde.
+    fn read_def(&mut self) -> Option<VariantDef> {
         // Every TOML syntax error, then every schema mismatch, before reading anything.
         let (doc, errors) = toml::de::DeTable::parse_recoverable(self.src);
         if !errors.is_empty() {
@@ -277,7 +373,7 @@ impl<'s> Loader<'s> {
             }
             return None;
         }
-        let def: VariantDef = match toml::from_str(self.src) {
+        match toml::from_str(self.src) {
             Ok(d) => d,
             Err(e) => {
                 let span = e
@@ -313,45 +409,16 @@ impl<'s> Loader<'s> {
                 );
                 return None;
             }
-        };
+        }
+    }
 
-        let topo = self.board(&def.board);
-        let colouring = match def.board.colours.as_ref().map(|c| c.get_ref().as_str()) {
-            None | Some("chequered") => Colouring::Chequered,
-            Some("plain") => Colouring::Plain,
-            Some(other) => {
-                let span = def.board.colours.as_ref().map(span_of).unwrap_or_default();
-                self.problem(
-                    Code::Board,
-                    span,
-                    format!("unknown colouring `{other}`"),
-                    "not a colouring",
-                    "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"",
-                );
-                Colouring::Chequered
-            }
-        };
-        let stones = self.stones(&def);
-        let pieces_meta = self.pieces_meta(&def, &stones);
-        let directions = self.directions(&def);
-        let regions = topo.as_ref().map(|t| self.regions(&def, t));
-
-        // Names for the compiler.
-        let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
-        let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
-        let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
-        let region_ids: Vec<String> = def
-            .regions
-            .keys()
-            .take(RegionId::MAX)
-            .map(|k| k.get_ref().clone())
-            .collect();
-
+    /// Parses every fragment and definition (fragments first, spliced into what uses them).
+    fn parse_definitions(&mut self, def: &VariantDef) -> (Vec<Fragment>, Vec<Parsed>) {
         // Parse every definition even without a board, so syntax errors all show. Fragments
         // first, each able to use those above it; then the pieces, with fragments spliced in.
         // Each remembers the fragment names it used, so that a fragment with a mistake is
         // reported once, where it is written, and not again in everything that uses it.
-        let mut fragments: Vec<(String, Option<dsl::Node>, Vec<String>)> = Vec::new();
+        let mut fragments: Vec<Fragment> = Vec::new();
         for (name, text) in &def.fragments {
             let mut used = Vec::new();
             let node = self.parse_dsl(text).map(|mut n| {
@@ -390,25 +457,26 @@ impl<'s> Loader<'s> {
                 );
             }
         }
+        (fragments, parsed)
+    }
 
-        let topo = topo?;
-        let regions = regions?;
-        let names = Names {
-            pieces: &piece_ids,
-            stones: &stone_ids,
-            stone_classes: &classes,
-            regions: &region_ids,
-            directions: &directions,
-        };
-        let mut compiler = Compiler::new(&topo, names);
+    /// Compiles every fragment on its own (for its diagnostics) and every piece.
+    fn compile_definitions(
+        &mut self,
+        def: &VariantDef,
+        compiler: &mut Compiler<'_>,
+        fragments: &[Fragment],
+        parsed: Vec<Parsed>,
+        pieces_meta: &IndexMap<String, (String, char)>,
+    ) -> Vec<PieceKind> {
         // Each fragment compiled on its own, so that a mistake in it is reported once, where it
         // is written; the pieces using a fragment with a mistake are not compiled.
         let mut bad_fragments: Vec<&str> = Vec::new();
-        for ((name, text), (_, node, used)) in def.fragments.iter().zip(&fragments) {
+        for ((name, text), (_, node, used)) in def.fragments.iter().zip(fragments) {
             let ok = match node {
                 None => false,
                 Some(_) if used.iter().any(|u| bad_fragments.contains(&u.as_str())) => false,
-                Some(n) => self.compile_dsl(&mut compiler, text, n).is_some(),
+                Some(n) => self.compile_dsl(compiler, text, n).is_some(),
             };
             if !ok {
                 bad_fragments.push(name.get_ref());
@@ -421,9 +489,9 @@ impl<'s> Loader<'s> {
             }
             let moves_prog = moves
                 .as_ref()
-                .and_then(|n| self.compile_dsl(&mut compiler, &p.moves, n));
+                .and_then(|n| self.compile_dsl(compiler, &p.moves, n));
             let range_prog = match (&p.range, range) {
-                (Some(r), Some(n)) => n.and_then(|n| self.compile_dsl(&mut compiler, r, &n)),
+                (Some(r), Some(n)) => n.and_then(|n| self.compile_dsl(compiler, r, &n)),
                 _ => moves_prog.clone(),
             };
             let attacks = moves
@@ -449,86 +517,14 @@ impl<'s> Loader<'s> {
                 });
             }
         }
-        let links = compiler.links;
-        let placement = self.placement(&def, &region_ids, &stone_ids);
-        let collectable = Filter(
-            stones
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.collectable)
-                .fold(0, |a, (k, _)| {
-                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
-                }),
-        );
-        if self.has_errors()
-            || pieces.len() != def.pieces.len()
-            || pieces_meta.len() != def.pieces.len()
-        {
-            return None;
-        }
-        let mut stones = stones;
-        self.actions(&def, &mut stones, &mut pieces, &region_ids);
-        let end = self.end(&def, &region_ids);
-        let turn = self.turn(&def);
-        self.promotions(&def, &mut pieces, &region_ids);
-        let fields = self.fields(&def, !stones.is_empty());
-        let castlings = self.castlings(&def, &topo);
-        if self.has_errors() {
-            return None;
-        }
-        let has_royals = pieces.iter().any(|p| p.royal);
-        let all_enemies = Filter(
-            PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
-        );
-        let reversible = pieces
-            .iter()
-            .map(|p| {
-                p.attacks
-                    .ops
-                    .iter()
-                    .all(|op| matches!(op, compile::Op::Emit(_) | compile::Op::End))
-                    && p.attacks.legs.iter().all(|l| {
-                        let vs: Vec<(i8, i8)> = l.vecs[Side::White]
-                            .iter()
-                            .map(|&v| compiler_links_vector(&links, v))
-                            .collect();
-                        !l.can_capture()
-                            || (matches!(
-                                l.kind,
-                                dsl::LegKind::Step | dsl::LegKind::Leap | dsl::LegKind::Ride
-                            ) && l.paths[Side::White].is_empty()
-                                && l.victims == all_enemies
-                                && vs.iter().all(|&(a, b)| vs.contains(&(-a, b))))
-                    })
-            })
-            .collect();
-        let zobrist =
-            crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
-        let mut rules = Ruleset {
-            warnings: Vec::new(),
-            name: def.game.name.get_ref().clone(),
-            description: def.game.description.trim().to_string(),
-            topo,
-            colouring,
-            regions,
-            stones,
-            pieces,
-            directions,
-            links,
-            collectable,
-            setup: Position::empty(0, Vec::new()),
-            placement,
-            end,
-            turn,
-            zobrist,
-            fields,
-            castlings,
-            has_royals,
-            reversible,
-        };
+        pieces
+    }
+
+    /// The starting position, read and checked against the rules.
+    fn setup(&mut self, def: &VariantDef, rules: &Ruleset) -> Option<Position> {
         let text = def.setup.position.get_ref();
-        match text::parse_position(&rules, text) {
-            Ok(p) => rules.setup = p,
+        match text::parse_position(rules, text) {
+            Ok(p) => Some(p),
             Err(e) => {
                 let start = self.content_start(span_of(&def.setup.position));
                 let (a, b) = e.range.unwrap_or((0, text.len()));
@@ -550,13 +546,104 @@ impl<'s> Loader<'s> {
                     "here",
                     help,
                 );
-                return None;
+                None
             }
         }
-        Some(rules)
     }
 
     fn board(&mut self, b: &BoardDef) -> Option<Topology> {
+        let (files, files_ok) = self.file_labels(b);
+        let ranks = *b.ranks.get_ref();
+        if !(1..=64).contains(&ranks) {
+            self.problem(
+                Code::Board,
+                span_of(&b.ranks),
+                format!("{ranks} ranks: a board needs between 1 and 64"),
+                "rank count",
+                "give the number of ranks",
+            );
+            return None;
+        }
+        let ranks = usize::try_from(ranks).unwrap_or(1);
+        let start = self.content_start(span_of(&b.mask));
+        let text = b.mask.get_ref();
+        let mut lines: Vec<(usize, &str)> = Vec::new();
+        let mut off = 0;
+        for line in text.split('\n') {
+            let trimmed = line.trim_end_matches('\r');
+            let lead = trimmed.len() - trimmed.trim_start().len();
+            if !trimmed.trim().is_empty() {
+                lines.push((start + off + lead, trimmed.trim()));
+            }
+            off += line.len() + 1;
+        }
+        if lines.len() != ranks {
+            self.problem(
+                Code::Mask,
+                span_of(&b.mask),
+                format!(
+                    "the mask has {} lines but the board has {ranks} ranks",
+                    lines.len()
+                ),
+                "mask",
+                "write one line per rank, from the highest rank down: `#` for a cell, `.` for none",
+            );
+            return None;
+        }
+        let grid = self.mask_grid(&lines, ranks, files.len());
+        let (Some(grid), true) = (grid, files_ok) else {
+            return None;
+        };
+        let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
+        if let Some(c) = &b.cells
+            && i64::try_from(topo.len()).ok() != Some(*c.get_ref())
+        {
+            self.problem(
+                Code::Mask,
+                span_of(&b.mask),
+                format!(
+                    "the mask has {} cells but `cells` says {}",
+                    topo.len(),
+                    c.get_ref()
+                ),
+                "mask",
+                "correct the mask or the declared count",
+            );
+        }
+        if topo.is_empty() {
+            self.problem(
+                Code::Mask,
+                span_of(&b.mask),
+                "the mask has no cell",
+                "mask",
+                "mark cells with `#`",
+            );
+            return None;
+        }
+        Some(topo)
+    }
+
+    /// How the board's cells are coloured (`colours`, default chequered).
+    fn colouring(&mut self, b: &BoardDef) -> Colouring {
+        match b.colours.as_ref().map(|c| c.get_ref().as_str()) {
+            None | Some("chequered") => Colouring::Chequered,
+            Some("plain") => Colouring::Plain,
+            Some(other) => {
+                let span = b.colours.as_ref().map(span_of).unwrap_or_default();
+                self.problem(
+                    Code::Board,
+                    span,
+                    format!("unknown colouring `{other}`"),
+                    "not a colouring",
+                    "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"",
+                );
+                Colouring::Chequered
+            }
+        }
+    }
+
+    /// The file labels, and whether they are all usable (1 to 64, letters, distinct).
+    fn file_labels(&mut self, b: &BoardDef) -> (Vec<String>, bool) {
         let mut ok = true;
         let files: Vec<String> = b
             .files
@@ -599,47 +686,23 @@ impl<'s> Loader<'s> {
                 ok = false;
             }
         }
-        let ranks = *b.ranks.get_ref();
-        if !(1..=64).contains(&ranks) {
-            self.problem(
-                Code::Board,
-                span_of(&b.ranks),
-                format!("{ranks} ranks: a board needs between 1 and 64"),
-                "rank count",
-                "give the number of ranks",
-            );
-            return None;
-        }
-        let ranks = usize::try_from(ranks).unwrap_or(1);
-        let start = self.content_start(span_of(&b.mask));
-        let text = b.mask.get_ref();
-        let mut lines: Vec<(usize, &str)> = Vec::new();
-        let mut off = 0;
-        for line in text.split('\n') {
-            let trimmed = line.trim_end_matches('\r');
-            let lead = trimmed.len() - trimmed.trim_start().len();
-            if !trimmed.trim().is_empty() {
-                lines.push((start + off + lead, trimmed.trim()));
-            }
-            off += line.len() + 1;
-        }
-        if lines.len() != ranks {
-            self.problem(
-                Code::Mask,
-                span_of(&b.mask),
-                format!(
-                    "the mask has {} lines but the board has {ranks} ranks",
-                    lines.len()
-                ),
-                "mask",
-                "write one line per rank, from the highest rank down: `#` for a cell, `.` for none",
-            );
-            return None;
-        }
-        let mut grid = vec![vec![false; files.len()]; ranks];
+        (files, ok)
+    }
+
+    /// The mask lines (each with its offset in the file) as a grid of cells, rank by rank
+    /// from the lowest; `None` after reporting a line of the wrong length or a stray
+    /// character.
+    fn mask_grid(
+        &mut self,
+        lines: &[(usize, &str)],
+        ranks: usize,
+        files: usize,
+    ) -> Option<Vec<Vec<bool>>> {
+        let mut ok = true;
+        let mut grid = vec![vec![false; files]; ranks];
         for (i, (at, line)) in lines.iter().enumerate() {
             let r = ranks - 1 - i;
-            if line.chars().count() != files.len() {
+            if line.chars().count() != files {
                 self.problem(
                     Code::Mask,
                     (*at, at + line.len()),
@@ -647,7 +710,7 @@ impl<'s> Loader<'s> {
                         "mask line for rank {} has {} characters but the board has {} files",
                         r + 1,
                         line.chars().count(),
-                        files.len()
+                        files
                     ),
                     "wrong length",
                     "write one character per file: `#` for a cell, `.` for none",
@@ -672,36 +735,7 @@ impl<'s> Loader<'s> {
                 }
             }
         }
-        if !ok {
-            return None;
-        }
-        let topo = Topology::new(files, ranks, |f, r| grid[r][f]);
-        if let Some(c) = &b.cells
-            && i64::try_from(topo.len()).ok() != Some(*c.get_ref())
-        {
-            self.problem(
-                Code::Mask,
-                span_of(&b.mask),
-                format!(
-                    "the mask has {} cells but `cells` says {}",
-                    topo.len(),
-                    c.get_ref()
-                ),
-                "mask",
-                "correct the mask or the declared count",
-            );
-        }
-        if topo.is_empty() {
-            self.problem(
-                Code::Mask,
-                span_of(&b.mask),
-                "the mask has no cell",
-                "mask",
-                "mark cells with `#`",
-            );
-            return None;
-        }
-        Some(topo)
+        ok.then_some(grid)
     }
 
     fn stones(&mut self, def: &VariantDef) -> Vec<StoneKind> {
