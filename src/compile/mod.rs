@@ -873,6 +873,8 @@ impl Emitter<'_, '_> {
 
     /// Reads a leg's modifiers into its code (filters, capture mode, distance, take,
     /// destroy), reporting misused and repeated ones; returns its `via` paths.
+    // One match arm per modifier of the DSL: a table, read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn modifiers(&mut self, l: &dsl::Leg, code: &mut LegCode) -> Vec<(String, Filter, Span)> {
         let mut vias: Vec<(String, Filter, Span)> = Vec::new();
         let mut seen: Vec<&'static str> = Vec::new();

@@ -170,6 +170,8 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
 }
 
 /// A refusal in words, with the variant's names.
+// One match arm per kind of refusal: a table, read top to bottom.
+#[allow(clippy::too_many_lines)]
 pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
     let name = |c: Cell| rules.topo.name(c);
     let piece = |k: PieceKindId| rules.pieces[k].name.as_str();

@@ -168,57 +168,8 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookF
     }
     let _ = writeln!(html, "</ul>");
     let centre = central_cell(rules);
-    for (k, p) in rules.pieces.iter().enumerate() {
-        let _ = writeln!(
-            html,
-            "<h2 id=\"{}\">{} ({})</h2>",
-            p.id,
-            escape(&p.name),
-            p.letter
-        );
-        if !p.rulings.is_empty() {
-            let _ = writeln!(
-                html,
-                "<p class=\"rulings\">Rulings: {}</p>",
-                escape(&p.rulings.join(", "))
-            );
-        }
-        let _ = writeln!(
-            html,
-            "<h3>Movement</h3>\n<pre>{}</pre>",
-            escape(&p.moves_text)
-        );
-        match &p.range_text {
-            Some(r) => {
-                let _ = writeln!(html, "<h3>Placement range</h3>\n<pre>{}</pre>", escape(r));
-            }
-            None => {
-                let _ = writeln!(html, "<p>Places stones within its movement range.</p>");
-            }
-        }
-        let mut pos = Position::empty(
-            rules.topo.len(),
-            rules.stones.iter().map(|s| s.supply).collect(),
-        );
-        pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
-        let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
-            render::DiagramError::Runaway(r) => r.message(rules),
-            render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
-        })?;
-        let file = format!("{}-empty.svg", p.id);
-        write(&file, &render::diagram_svg(rules, &pos, &d))?;
-        let _ = writeln!(
-            html,
-            "<figure><img src=\"{file}\" alt=\"{0} on an empty board\"><figcaption>The {0} on {1} of an empty board.</figcaption></figure>",
-            escape(&p.name),
-            rules.topo.name(centre)
-        );
-        for (s, pr) in prepared
-            .iter()
-            .filter(|(s, pr)| s.section.is_none() && pr.diagram.kind == k)
-        {
-            figure(&mut html, &mut write, rules, s, pr)?;
-        }
+    for k in 0..rules.pieces.len() {
+        piece_section(&mut html, &mut write, rules, k, &prepared, centre)?;
     }
     for sec in extra {
         let _ = writeln!(
@@ -241,6 +192,69 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Vec<RulebookF
     );
     write("index.html", &html)?;
     Ok(written)
+}
+
+/// One piece's section: its name, rulings, definition, empty-board diagram and scenarios.
+fn piece_section(
+    html: &mut String,
+    write: &mut impl FnMut(&str, &str) -> Result<(), String>,
+    rules: &Ruleset,
+    k: usize,
+    prepared: &[(&Scenario, Prepared)],
+    centre: Cell,
+) -> Result<(), String> {
+    let p = &rules.pieces[k];
+    let _ = writeln!(
+        html,
+        "<h2 id=\"{}\">{} ({})</h2>",
+        p.id,
+        escape(&p.name),
+        p.letter
+    );
+    if !p.rulings.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p class=\"rulings\">Rulings: {}</p>",
+            escape(&p.rulings.join(", "))
+        );
+    }
+    let _ = writeln!(
+        html,
+        "<h3>Movement</h3>\n<pre>{}</pre>",
+        escape(&p.moves_text)
+    );
+    match &p.range_text {
+        Some(r) => {
+            let _ = writeln!(html, "<h3>Placement range</h3>\n<pre>{}</pre>", escape(r));
+        }
+        None => {
+            let _ = writeln!(html, "<p>Places stones within its movement range.</p>");
+        }
+    }
+    let mut pos = Position::empty(
+        rules.topo.len(),
+        rules.stones.iter().map(|s| s.supply).collect(),
+    );
+    pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
+    let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
+        render::DiagramError::Runaway(r) => r.message(rules),
+        render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
+    })?;
+    let file = format!("{}-empty.svg", p.id);
+    write(&file, &render::diagram_svg(rules, &pos, &d))?;
+    let _ = writeln!(
+        html,
+        "<figure><img src=\"{file}\" alt=\"{0} on an empty board\"><figcaption>The {0} on {1} of an empty board.</figcaption></figure>",
+        escape(&p.name),
+        rules.topo.name(centre)
+    );
+    for (s, pr) in prepared
+        .iter()
+        .filter(|(s, pr)| s.section.is_none() && pr.diagram.kind == k)
+    {
+        figure(html, write, rules, s, pr)?;
+    }
+    Ok(())
 }
 
 fn slug(s: &str) -> String {
