@@ -1,4 +1,4 @@
-//! The `bulwark` binary against SPEC.md: commands, output formats and exit codes.
+//! The `bulwark` binary against its documented surface: commands, output formats and exit codes.
 
 use std::process::{Command, Output};
 

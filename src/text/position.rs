@@ -398,7 +398,7 @@ fn parse_supplies(
 }
 
 /// Writes position text. Supplies and taboo are written only when they differ from the
-/// defaults (full supplies, no taboo), so the start position reads as in SPEC.md.
+/// defaults (full supplies, no taboo), so the start position reads as the rulebook writes it.
 pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
     let topo = &rules.topo;
     let mut out = String::new();
@@ -426,7 +426,7 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
     out.push(' ');
     out.push(if pos.side == Side::White { 'w' } else { 'b' });
     if rules.fields.contains(&PositionField::Supplies) {
-        // Supplies and taboo only when they differ from the defaults (SPEC's start position).
+        // Supplies and taboo only when they differ from the defaults (the start position's usual text).
         let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
         let default = pos.supplies[Side::White] == full && pos.supplies[Side::Black] == full;
         if default && pos.taboo.is_none() {

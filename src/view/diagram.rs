@@ -19,7 +19,7 @@ use crate::rules::Ruleset;
 use crate::text::occupant_char;
 use crate::vm::{Machine, Options, StoneEffect};
 
-/// A diagram mark, in the order of SPEC.md's table.
+/// A diagram mark, in the order of the diagram legend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mark {
     /// The piece whose options are shown.
@@ -192,7 +192,7 @@ fn file_rank_order(rules: &Ruleset) -> Vec<Cell> {
     rules.topo.cells_by_file()
 }
 
-/// The diagram as JSON (SPEC.md): `{"piece":"S","origin":"G7","marks":{"H8":["move-capture"]}}`.
+/// The diagram as JSON: `{"piece":"S","origin":"G7","marks":{"H8":["move-capture"]}}`.
 pub fn diagram_json(rules: &Ruleset, d: &Diagram) -> String {
     let mut marks = serde_json::Map::new();
     for c in file_rank_order(rules) {
