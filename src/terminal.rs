@@ -75,10 +75,15 @@ fn game_loop(
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut played = 0u32;
+    let mut redraw = true;
+    let mut last: Vec<bulwark::Cell> = Vec::new();
     loop {
-        writeln!(out)?;
-        write!(out, "{}", view::board_text(rules, game.pos()))?;
-        writeln!(out, "{}", text::write_position(rules, game.pos()))?;
+        if redraw {
+            writeln!(out)?;
+            write!(out, "{}", view::board_text_marked(rules, game.pos(), &last))?;
+            write!(out, "{}", supplies(rules, game.pos()))?;
+            redraw = false;
+        }
         let turns = game.legal_turns();
         if let Some(r) = game.runaway() {
             return Err(Stop::Runaway(r));
@@ -101,13 +106,15 @@ fn game_loop(
         if computer[side] {
             let t = &turns[rng.below(turns.len())];
             writeln!(out, "{side} (computer) plays {}", text::turn_text(rules, t))?;
+            last = touched(t);
             game.play(t);
             played += 1;
+            redraw = true;
             continue;
         }
         write!(
             out,
-            "{side} to move ({} turns; `moves`, `undo`, `quit`)> ",
+            "{side} to move ({} turns; `help` lists the commands)> ",
             turns.len()
         )?;
         out.flush()?;
@@ -115,16 +122,18 @@ fn game_loop(
             writeln!(out, "\nresult: input ended, game abandoned")?;
             return Ok(());
         };
-        match line.trim() {
+        let line = line.trim();
+        let (word, arg) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
             "" => {}
             "quit" => {
                 writeln!(out, "result: game abandoned")?;
                 return Ok(());
             }
-            "moves" => {
-                let texts: Vec<String> = turns.iter().map(|t| text::turn_text(rules, t)).collect();
-                writeln!(out, "{}", texts.join(" "))?;
-            }
+            "help" => write!(out, "{HELP}")?,
+            "board" => redraw = true,
+            "position" => writeln!(out, "{}", text::write_position(rules, game.pos()))?,
+            "moves" => list_moves(&mut out, rules, &turns, arg.trim())?,
             "undo" => {
                 // Take back to the last turn a human played.
                 let mut undone = 0;
@@ -137,15 +146,104 @@ fn game_loop(
                 }
                 if undone == 0 {
                     writeln!(out, "nothing to undo")?;
+                } else {
+                    last.clear();
+                    redraw = true;
                 }
             }
-            text => match text::parse_turn(&mut game, text) {
+            _ => match text::parse_turn(&mut game, line) {
                 Ok(t) => {
+                    last = touched(&t);
                     game.play(&t);
                     played += 1;
+                    redraw = true;
                 }
                 Err(e) => writeln!(out, "not played: {e}")?,
             },
         }
+    }
+}
+
+/// What `help` prints.
+const HELP: &str = "\
+  MOVE         play a turn in move text: F4-F5, F6xF11, D3-E5^E6, J3^K3#K5, F6!G8, e7-e8=Q
+  moves        how many turns each piece has
+  moves CELL   the turns of the piece on CELL
+  board        draw the board again (the last turn's cells are in brackets)
+  position     the position text
+  undo         take back the last turn (and the computer's reply)
+  help         this list
+  quit         end the game
+";
+
+/// The cells a turn changes, to mark on the board: where the piece came from and went, what
+/// it captured, where stones went.
+fn touched(t: &bulwark::Turn) -> Vec<bulwark::Cell> {
+    let mut v = vec![t.from];
+    v.extend(t.to);
+    v.extend(t.captures.iter().copied());
+    match &t.action {
+        bulwark::play::Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
+        bulwark::play::Action::Remove(c) => v.push(*c),
+        bulwark::play::Action::None => {}
+    }
+    v
+}
+
+/// Each side's stones in supply, when the variant has stones.
+fn supplies(rules: &Ruleset, pos: &Position) -> String {
+    if rules.stones.is_empty() {
+        return String::new();
+    }
+    let mut s = String::new();
+    for (side, supply) in pos.supplies.iter() {
+        let items: Vec<String> = rules
+            .stones
+            .iter()
+            .zip(supply)
+            .map(|(k, n)| format!("{}{n} {}", k.symbol, k.name))
+            .collect();
+        s.push_str(&format!("{side} supply: {}\n", items.join(", ")));
+    }
+    s
+}
+
+/// `moves`: per piece, how many turns it has; `moves CELL`: that piece's turns.
+fn list_moves(
+    out: &mut impl Write,
+    rules: &Ruleset,
+    turns: &[bulwark::Turn],
+    cell: &str,
+) -> std::io::Result<()> {
+    if cell.is_empty() {
+        let mut by_cell: Vec<(bulwark::Cell, usize)> = Vec::new();
+        for t in turns {
+            match by_cell.iter_mut().find(|(c, _)| *c == t.from) {
+                Some((_, n)) => *n += 1,
+                None => by_cell.push((t.from, 1)),
+            }
+        }
+        by_cell.sort();
+        let items: Vec<String> = by_cell
+            .iter()
+            .map(|(c, n)| format!("{} {n}", rules.topo.name(*c)))
+            .collect();
+        writeln!(out, "turns by piece: {}", items.join(", "))?;
+        return writeln!(out, "`moves CELL` lists the turns of one piece");
+    }
+    match rules.topo.parse_cell(cell) {
+        Ok(c) => {
+            let texts: Vec<String> = turns
+                .iter()
+                .filter(|t| t.from == c)
+                .map(|t| text::turn_text(rules, t))
+                .collect();
+            if texts.is_empty() {
+                writeln!(out, "no turn starts on {}", rules.topo.name(c))
+            } else {
+                writeln!(out, "{}", texts.join(" "))
+            }
+        }
+        Err(e) => writeln!(out, "{e}"),
     }
 }

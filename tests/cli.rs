@@ -350,3 +350,41 @@ fn bundled_chess_and_xiangqi_through_the_cli() {
     ]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// `play` for people: `help`, `moves` by piece, `moves CELL`, the last turn marked on the
+/// board, supplies shown, the position text on request only.
+#[test]
+fn play_commands_help_filter_and_mark() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["play"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"help\nmoves\nmoves G3\nG3-G5\nposition\nmoves Z9\nquit\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let out = stdout(&o);
+    // help lists the commands
+    assert!(
+        out.contains("moves CELL") && out.contains("position"),
+        "{out}"
+    );
+    // `moves` counts per piece; `moves G3` lists only the Spy's turns
+    assert!(out.contains("turns by piece: F2 379"), "{out}");
+    assert!(out.contains("G3-G5 G3-G5^G2"), "{out}");
+    // the move is marked on the redrawn board: the Spy on G5, its old cell empty
+    assert!(out.contains("[S]") && out.contains("[.]"), "{out}");
+    // supplies are shown from the start; the position text only when asked for
+    assert!(out.contains("white supply: ^10 arrow"), "{out}");
+    assert_eq!(out.matches("/GGGGGGGGGG/").count(), 1, "{out}");
+    assert!(out.contains("`Z9` is not a cell name"), "{out}");
+    assert!(out.contains("result: game abandoned"));
+}

@@ -327,9 +327,19 @@ pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
 
 /// A position as a text grid.
 pub fn board_text(rules: &Ruleset, pos: &Position) -> String {
+    board_text_marked(rules, pos, &[])
+}
+
+/// The position as a text grid, the `marked` cells (a last turn's) in brackets: `[S]`.
+pub fn board_text_marked(rules: &Ruleset, pos: &Position, marked: &[Cell]) -> String {
     let mut out = String::new();
     grid(rules, &mut out, |c| {
-        format!(" {} ", occupant_char(rules, pos.at(c)))
+        let ch = occupant_char(rules, pos.at(c));
+        if marked.contains(&c) {
+            format!("[{ch}]")
+        } else {
+            format!(" {ch} ")
+        }
     });
     out
 }
