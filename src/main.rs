@@ -102,6 +102,26 @@ enum Command {
         #[arg(long)]
         scenarios: Option<std::path::PathBuf>,
     },
+    /// What changes from rule set A to rule set B: every piece's diagrams (empty board, start
+    /// cells, scenarios) cell by cell, the first turns and perft 2 from the start.
+    Diff {
+        /// The first variant (file or bundled name).
+        a: String,
+        /// The second variant (file or bundled name).
+        b: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        /// Folder for `--format html` (index.html and the pictures).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Scenario files to compare as well (the first variant's bundled ones by default).
+        #[arg(long)]
+        scenarios: Vec<std::path::PathBuf>,
+        /// Skip perft 2 (which takes about a second per Bollwerk 178 rule set).
+        #[arg(long)]
+        no_perft: bool,
+    },
     /// Show the bytecode the compiler produced.
     Compile {
         /// Variant file or bundled name.
@@ -110,6 +130,13 @@ enum Command {
         #[arg(long)]
         piece: Option<String>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    Text,
+    Json,
+    Html,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -286,6 +313,14 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             scenarios,
         }) => rulebook(variant, out, scenarios),
         Some(Command::Compile { variant, piece }) => compile(variant, piece),
+        Some(Command::Diff {
+            a,
+            b,
+            format,
+            out,
+            scenarios,
+            no_perft,
+        }) => diff(&a, &b, format, out, &scenarios, no_perft),
     }
 }
 
@@ -527,6 +562,74 @@ fn rulebook(
         out.display(),
         out.join("index.html").display()
     );
+    Ok(())
+}
+
+/// Reads scenario files, or the bundled scenarios of a bundled variant.
+fn scenario_files(
+    files: &[std::path::PathBuf],
+    bundled: &str,
+) -> Result<Vec<bulwark::view::rulebook::Scenario>, ExitCode> {
+    if files.is_empty() {
+        return Ok(bulwark::view::rulebook::bundled_scenarios(bundled));
+    }
+    let mut all = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            eprintln!("error: cannot read scenario file {}: {e}", path.display());
+            ExitCode::from(1)
+        })?;
+        all.extend(
+            bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
+                eprintln!("error: scenario file {}: {e}", path.display());
+                ExitCode::from(1)
+            })?,
+        );
+    }
+    Ok(all)
+}
+
+/// `bulwark diff`.
+fn diff(
+    a: &str,
+    b: &str,
+    format: DiffFormat,
+    out: Option<std::path::PathBuf>,
+    scenarios: &[std::path::PathBuf],
+    no_perft: bool,
+) -> Result<(), ExitCode> {
+    let ra = load(Some(a))?;
+    let rb = load(Some(b))?;
+    let list = scenario_files(scenarios, a)?;
+    let d = bulwark::view::diff::diff(&ra, &rb, &list, !no_perft);
+    match format {
+        DiffFormat::Text => out!("{}", bulwark::view::diff::diff_text(&d)),
+        DiffFormat::Json => outln!("{}", bulwark::view::diff::diff_json(&d)),
+        DiffFormat::Html => {
+            let Some(dir) = out else {
+                eprintln!("error: --format html writes files: give --out DIR");
+                return Err(ExitCode::from(2));
+            };
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                eprintln!("error: cannot create {}: {e}", dir.display());
+                ExitCode::from(1)
+            })?;
+            let files = bulwark::view::diff::diff_html(&d);
+            for (name, text) in &files {
+                let p = dir.join(name);
+                std::fs::write(&p, text).map_err(|e| {
+                    eprintln!("error: cannot write {}: {e}", p.display());
+                    ExitCode::from(1)
+                })?;
+            }
+            outln!(
+                "wrote {} files to {} (open {})",
+                files.len(),
+                dir.display(),
+                dir.join("index.html").display()
+            );
+        }
+    }
     Ok(())
 }
 

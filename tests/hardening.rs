@@ -275,6 +275,16 @@ fn every_subcommand_answers_bad_input_with_exit_1_or_2_and_a_message() {
             "no-such-scenarios.toml",
         ],
         &["no-such-command"],
+        &["diff", "bollwerk178"],
+        &["diff", "bollwerk178", "no-such-file.toml"],
+        &["diff", "bollwerk178", "chess", "--format", "html"],
+        &[
+            "diff",
+            "bollwerk178",
+            "chess",
+            "--scenarios",
+            "no-such-scenarios.toml",
+        ],
         &["moves", "--position", "\u{1F600}"],
         &["diagram", "--at", "\u{1F600}"],
     ];

@@ -40,3 +40,71 @@ fn b20_tweak_guard_captures_sideways() {
     assert_eq!(captures(&reference, position, "F6"), Vec::<String>::new());
     assert_eq!(captures(&tweak, position, "F6"), ["E6"]);
 }
+
+/// `bulwark diff` on the two examples: each differs from the reference exactly in its piece.
+#[test]
+fn each_example_differs_from_the_reference_only_in_its_piece() {
+    use bulwark::view::diff::{diff, diff_html, diff_json, diff_text};
+    use bulwark::view::rulebook::bundled_scenarios;
+    let reference = Ruleset::bollwerk178();
+    let scenarios = bundled_scenarios("bollwerk178");
+    for (file, piece) in [
+        ("examples/spy-three-captures.toml", "spy"),
+        ("examples/guard-captures-sideways.toml", "guard"),
+    ] {
+        let tweak = load(file);
+        let d = diff(&reference, &tweak, &scenarios, false);
+        assert_eq!(d.changed(), [piece], "{file}");
+        assert!(d.removed.is_empty() && d.added.is_empty());
+        // Every piece is compared: empty board, start cells and the scenarios.
+        assert!(d.diagrams.len() > reference.pieces.len() + scenarios.len());
+        // Neither tweak changes the first turns (no capture is possible at the start).
+        assert_eq!(d.first_turns.0, d.first_turns.1);
+        let text = diff_text(&d);
+        assert!(
+            text.contains(&format!("pieces whose diagrams changed: {piece}")),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&diff_json(&d)).unwrap();
+        assert_eq!(json["changed"], serde_json::json!([piece]));
+        let files = diff_html(&d);
+        let html = &files.last().unwrap().1;
+        assert!(html.contains("<div class=\"pair\">"));
+        // The changed cells are outlined in the pictures.
+        assert!(
+            files
+                .iter()
+                .any(|(_, svg)| svg.contains("stroke=\"#00b4d8\""))
+        );
+    }
+    // The Spy tweak: in the scenario with a queen, F6 becomes a capturing destination.
+    let d = diff(
+        &reference,
+        &load("examples/spy-three-captures.toml"),
+        &scenarios,
+        false,
+    );
+    let c = d
+        .diagrams
+        .iter()
+        .find(|c| c.what == "scenario spy-not-the-queen")
+        .unwrap();
+    assert!(c.cells.iter().any(|(n, before, after)| n == "F6"
+        && before == &[Mark::Move]
+        && after == &[Mark::MoveCapture]));
+}
+
+/// A rule set compared with itself changes nothing; with another game, every shared piece is
+/// compared and the rest listed.
+#[test]
+fn diff_of_a_rule_set_with_itself_is_empty() {
+    use bulwark::view::diff::diff;
+    let r = Ruleset::bollwerk178();
+    let d = diff(&r, &r, &[], true);
+    assert!(d.changed().is_empty());
+    assert_eq!(d.perft2, Some((234_171_922, 234_171_922)));
+    let chess = Ruleset::load_named("chess").unwrap();
+    let d = diff(&r, &chess, &[], false);
+    assert!(d.removed.contains(&"spy".to_string()));
+    assert!(d.added.contains(&"king".to_string()));
+}

@@ -528,6 +528,34 @@ fn svg_labels(out: &mut String, topo: &crate::board::Topology, top: i32, board_h
     }
 }
 
+/// The SVG diagram with some cells outlined in cyan (the cells a diff found changed).
+pub fn diagram_svg_outlined(
+    rules: &Ruleset,
+    pos: &Position,
+    d: &Diagram,
+    cells: &[Cell],
+) -> String {
+    let svg = diagram_svg(rules, pos, d);
+    let top = TITLE + MARGIN;
+    let mut marks = String::new();
+    for &c in cells {
+        let (col, row) = rules.topo.layout(c);
+        let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
+        let _ = write!(
+            marks,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#00b4d8" stroke-width="4"/>"##,
+            x + 2,
+            y + 2,
+            CELL - 4,
+            CELL - 4
+        );
+    }
+    match svg.rfind("</svg>") {
+        Some(i) => format!("{}{marks}{}", &svg[..i], &svg[i..]),
+        None => svg,
+    }
+}
+
 /// One cell: its square in the board's colour (red for the origin and captures), its
 /// occupant, and its marks.
 #[allow(clippy::too_many_arguments)]

@@ -2,6 +2,7 @@
 //! rendering of diagnostics. Pure: everything is returned as text, nothing is printed.
 
 mod diagram;
+pub mod diff;
 pub mod rulebook;
 
 pub use diagram::*;
