@@ -229,7 +229,16 @@ fn fail(d: &dyn Diagnostic) -> ExitCode {
 }
 
 fn load(variant: Option<&str>) -> Result<Ruleset, ExitCode> {
-    Ruleset::load_named(variant.unwrap_or("bollwerk178")).map_err(|e: LoadError| fail(&e))
+    let r = Ruleset::load_named(variant.unwrap_or("bollwerk178")).map_err(|e: LoadError| fail(&e));
+    print_notes();
+    r
+}
+
+/// Says which file a bundled name read, when it was an edited checkout copy.
+fn print_notes() {
+    for n in bulwark::load::take_notes() {
+        eprintln!("note: {n}");
+    }
 }
 
 fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
@@ -352,8 +361,9 @@ fn overview() -> Result<(), ExitCode> {
 
 /// `bulwark check`.
 fn check(variant: Option<String>) -> Result<(), ExitCode> {
-    let (rules, warnings) = Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"))
-        .map_err(|e: LoadError| fail(&e))?;
+    let loaded = Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"));
+    print_notes();
+    let (rules, warnings) = loaded.map_err(|e: LoadError| fail(&e))?;
     if let Some(w) = warnings {
         eprint!("{}", view::diagnostic_text(&w));
     }
@@ -381,6 +391,14 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
             p.moves.ops.len(),
             p.range.ops.len()
         );
+    }
+    // A tweak file: what it changes against its parent.
+    if let Some(parent) = rules.extends.clone() {
+        let p = load(Some(&parent))?;
+        let list = bulwark::view::rulebook::bundled_scenarios(&parent);
+        let d = bulwark::view::diff::diff(&p, &rules, &list, false);
+        outln!("extends {parent}; against it:");
+        out!("{}", bulwark::view::diff::diff_text(&d));
     }
     Ok(())
 }
@@ -680,6 +698,7 @@ fn compile(variant: Option<String>, piece: Option<String>) -> Result<(), ExitCod
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    bulwark::load::prefer_checkout(true);
     if let Ok(v) = std::env::var("BULWARK_WORK_BUDGET") {
         match v.trim().parse::<u64>() {
             Ok(n) if n > 0 => bulwark::vm::set_work_budget(n),

@@ -210,6 +210,9 @@ pub struct Ruleset {
     pub end: EndRules,
     /// Judgement calls about the whole turn.
     pub turn: TurnRules,
+    /// The variant this one extends (as its `extends` resolved: a bundled name's file name or
+    /// a path), if any.
+    pub extends: Option<String>,
     /// Warnings the loader found (problems that did not stop it), spans into the file.
     pub warnings: Vec<crate::core::Diagnostic>,
     /// Hash keys.

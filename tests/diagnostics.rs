@@ -170,3 +170,4 @@ fn every_code_has_a_fixture_and_a_snapshot() {
         .collect();
     assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
 }
+broken!(extends_unknown, ["extends"]);

@@ -83,6 +83,7 @@ codes! {
     Castling => "castling": "A castling that cannot be played.",
     Setup => "setup": "A starting position that does not fit the board or cannot be played.",
     UnusedFragment => "unused_fragment": "A fragment that no definition uses (a warning).",
+    Extends => "extends": "An `extends` that names no variant, or a chain that loops or runs too long.",
 }
 
 impl Code {
@@ -97,6 +98,19 @@ impl fmt::Display for Code {
         write!(f, "bulwark::variant::{}", self.name())
     }
 }
+
+/// The text a diagnostic points into, when it is not the report's own (a problem in the
+/// parent of a tweak file).
+#[derive(Debug, Clone)]
+pub struct SourceRef(pub std::sync::Arc<miette::NamedSource<String>>);
+
+impl PartialEq for SourceRef {
+    fn eq(&self, other: &SourceRef) -> bool {
+        self.0.name() == other.0.name()
+    }
+}
+
+impl Eq for SourceRef {}
 
 /// A secondary label: another place the message is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +138,8 @@ pub struct Diagnostic {
     pub related: Vec<Label>,
     /// How to fix it.
     pub help: String,
+    /// The text the spans point into, when not the report's own.
+    pub source: Option<SourceRef>,
 }
 
 impl Diagnostic {
@@ -143,6 +159,7 @@ impl Diagnostic {
             label: label.into(),
             related: Vec::new(),
             help: help.into(),
+            source: None,
         }
     }
 
@@ -198,6 +215,11 @@ impl miette::Diagnostic for Diagnostic {
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source
+            .as_ref()
+            .map(|s| s.0.as_ref() as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(

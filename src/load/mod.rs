@@ -6,6 +6,7 @@
 //! code that knows TOML.
 
 mod diagnostics;
+pub mod extends;
 pub mod format;
 mod schema;
 
@@ -32,6 +33,26 @@ pub const MAX_PROBLEMS_SHOWN: usize = 50;
 
 /// Most castlings a variant may declare: their rights are the bits of a `u32`.
 pub const MAX_CASTLINGS: usize = 32;
+
+/// Whether a bundled name reads `variants/NAME.toml` of the current directory instead of the
+/// built-in copy when that file exists and differs (the command line sets it, so that editing a
+/// checkout's variant file takes effect without a rebuild).
+static PREFER_CHECKOUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+thread_local! {
+    /// Notes about which file was read for a bundled name, taken by [`take_notes`].
+    static NOTES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Makes bundled names prefer an edited `variants/NAME.toml` in the current directory.
+pub fn prefer_checkout(yes: bool) {
+    PREFER_CHECKOUT.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The notes collected since the last call (which file a bundled name read).
+pub fn take_notes() -> Vec<String> {
+    NOTES.with_borrow_mut(std::mem::take)
+}
 
 /// The bundled variant files, by name.
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -88,30 +109,94 @@ impl Ruleset {
                 )],
             });
         }
-        let mut l = Loader {
-            src: text,
-            problems: Vec::new(),
-        };
-        let r = l.load();
-        l.problems.sort_by_key(|p| p.span);
         let report = |problems| VariantErrors {
             src: NamedSource::new(name, text.to_string()),
             problems,
         };
+        let read = |target: &str| -> Result<(String, String), String> {
+            read_variant(target).map_err(|e| match e {
+                LoadError::Io { .. } if !target.ends_with(".toml") => {
+                    "no bundled variant has that name".to_string()
+                }
+                LoadError::Io { message, .. } => message,
+                LoadError::Invalid(v) => v.to_string(),
+            })
+        };
+        let chain = match extends::resolve(name, text, &read) {
+            Ok(c) => c,
+            Err((0, d)) => return Err(report(vec![d])),
+            Err((_, d)) => {
+                // A problem in an ancestor: shown in the file that has it.
+                return Err(report(vec![Diagnostic {
+                    message: format!("{} (in a file this one extends)", d.message),
+                    ..d
+                }]));
+            }
+        };
+        let mut l = Loader {
+            src: &chain.text,
+            chain: &chain,
+            problems: Vec::new(),
+        };
+        let r = l.load();
+        let mut problems: Vec<Diagnostic> =
+            l.problems.into_iter().map(|p| locate(&chain, p)).collect();
+        problems.sort_by_key(|p| (p.source.is_some(), p.span));
         match r {
-            Some(mut r) if l.problems.iter().all(|p| p.severity == Severity::Warning) => {
-                r.warnings.clone_from(&l.problems);
-                let warnings = (!l.problems.is_empty()).then(|| report(l.problems));
+            Some(mut r) if problems.iter().all(|p| p.severity == Severity::Warning) => {
+                r.warnings.clone_from(&problems);
+                r.extends = chain.parent().map(str::to_string);
+                let warnings = (!problems.is_empty()).then(|| report(problems));
                 Ok((r, warnings))
             }
-            _ => Err(report(l.problems)),
+            _ => Err(report(problems)),
         }
     }
+}
+
+/// A problem's spans moved from the virtual text of a chain into the file they lie in; a
+/// problem in an ancestor carries that file as its source.
+fn locate(chain: &extends::Chain, mut d: Diagnostic) -> Diagnostic {
+    let (i, start) = chain.locate(d.span.0);
+    let part = &chain.parts[i];
+    let end = d
+        .span
+        .1
+        .saturating_sub(part.offset)
+        .min(part.text.len())
+        .max(start);
+    d.span = (start, end);
+    d.related.retain_mut(|l| {
+        let (j, s) = chain.locate(l.span.0);
+        l.span = (s, l.span.1.saturating_sub(chain.parts[j].offset).max(s));
+        j == i
+    });
+    if i + 1 != chain.parts.len() {
+        d.source = Some(crate::core::diagnostic::SourceRef(std::sync::Arc::new(
+            NamedSource::new(&part.name, part.text.clone()),
+        )));
+    }
+    d
 }
 
 /// The name and text of a bundled variant, or of a file read with the size limit.
 fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
+        // In a checkout, an edited `variants/NAME.toml` wins over the built-in copy.
+        if PREFER_CHECKOUT.load(std::sync::atomic::Ordering::Relaxed) {
+            let path = format!("variants/{name}.toml");
+            if let Ok(disk) = std::fs::read_to_string(&path)
+                && disk != *text
+                && disk.len() <= MAX_VARIANT_BYTES
+            {
+                NOTES.with_borrow_mut(|n| {
+                    n.push(format!(
+                        "read {path}: it differs from the copy of `{name}` built into bulwark"
+                    ));
+                });
+                return Ok((path, disk));
+            }
+        }
         return Ok((format!("{name}.toml"), (*text).to_string()));
     }
     let io = |message: String| LoadError::Io {
@@ -174,7 +259,9 @@ fn dedent(text: &str) -> String {
 // The loader.
 
 struct Loader<'s> {
+    /// The virtual text of the chain (one file, or a tweak and its ancestors).
     src: &'s str,
+    chain: &'s extends::Chain,
     problems: Vec<Problem>,
 }
 
@@ -316,6 +403,7 @@ impl<'s> Loader<'s> {
         let zobrist =
             crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
         let mut rules = Ruleset {
+            extends: None,
             warnings: Vec::new(),
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
@@ -343,29 +431,42 @@ impl<'s> Loader<'s> {
 
     /// The file as read: every TOML syntax error, then every schema mismatch, then serde.
     fn read_def(&mut self) -> Option<VariantDef> {
-        // Every TOML syntax error, then every schema mismatch, before reading anything.
-        let (doc, errors) = toml::de::DeTable::parse_recoverable(self.src);
-        if !errors.is_empty() {
-            for e in errors {
+        // Every TOML syntax error (of every file of the chain), then every schema mismatch,
+        // before reading anything.
+        let chain = self.chain;
+        let mut doc: Option<toml::de::DeTable<'_>> = None;
+        let mut syntax = false;
+        for part in &chain.parts {
+            let (d, errors) = toml::de::DeTable::parse_recoverable(&part.text);
+            for e in &errors {
                 let span = e
                     .span()
                     .map(|r| {
                         (
                             r.start,
-                            r.end.max(r.start + 1).min(self.src.len().max(r.start)),
+                            r.end.max(r.start + 1).min(part.text.len().max(r.start)),
                         )
                     })
                     .unwrap_or((0, 0));
                 self.problem(
                     Code::Toml,
-                    span,
+                    (span.0 + part.offset, span.1 + part.offset),
                     format!("TOML syntax: {}", e.message().trim()),
                     "here",
                     "fix the TOML syntax here",
                 );
             }
+            syntax |= !errors.is_empty();
+            let d = extends::shift_table(d.into_inner(), part.offset);
+            match &mut doc {
+                None => doc = Some(d),
+                Some(base) => extends::overlay(base, d),
+            }
+        }
+        if syntax {
             return None;
         }
+        let doc = toml::Spanned::new(0..self.src.len(), doc.unwrap_or_default());
         let mismatches = schema::check(&doc);
         if !mismatches.is_empty() {
             for m in mismatches {
@@ -373,8 +474,14 @@ impl<'s> Loader<'s> {
             }
             return None;
         }
-        match toml::from_str(self.src) {
-            Ok(d) => d,
+        let whole = toml::Spanned::new(
+            0..self.src.len(),
+            toml::de::DeValue::Table(doc.into_inner()),
+        );
+        match <VariantDef as serde::Deserialize>::deserialize(toml::de::ValueDeserializer::from(
+            whole,
+        )) {
+            Ok(d) => Some(d),
             Err(e) => {
                 let span = e
                     .span()

@@ -97,6 +97,7 @@ const DIRECTION_SHAPE: Shape = Shape::Pairs;
 const FRAGMENT_SHAPE: Shape = Shape::Str;
 const TOP: &[Key] = &[
     ("game", Shape::Table(GAME), true),
+    ("extends", Shape::Str, false),
     ("board", Shape::Table(BOARD), true),
     ("regions", Shape::Named(&REGION_SHAPE), false),
     ("directions", Shape::Named(&DIRECTION_SHAPE), false),
