@@ -98,9 +98,10 @@ enum Command {
         /// Folder to write index.html and the SVG files into.
         #[arg(long)]
         out: std::path::PathBuf,
-        /// A scenario file (see tests/rulebook/); bundled variants bring their own.
+        /// Scenario files (repeat for several); by default the bundled scenarios of the variant
+        /// or of the variant it extends.
         #[arg(long)]
-        scenarios: Option<std::path::PathBuf>,
+        scenarios: Vec<std::path::PathBuf>,
     },
     /// What changes from rule set A to rule set B: every piece's diagrams (empty board, start
     /// cells, scenarios) cell by cell, the first turns and perft 2 from the start.
@@ -539,24 +540,16 @@ fn play(
 fn rulebook(
     variant: Option<String>,
     out: std::path::PathBuf,
-    scenarios: Option<std::path::PathBuf>,
+    scenarios: Vec<std::path::PathBuf>,
 ) -> Result<(), ExitCode> {
     let name = variant.as_deref().unwrap_or("bollwerk178");
     let rules = load(Some(name))?;
-    let list = match &scenarios {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                eprintln!("error: cannot read scenario file {}: {e}", path.display());
-                ExitCode::from(1)
-            })?;
-            bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
-                eprintln!("error: scenario file {}: {e}", path.display());
-                ExitCode::from(1)
-            })?
-        }
-        None => bulwark::view::rulebook::bundled_scenarios(name),
+    let list = if scenarios.is_empty() {
+        inherited_scenarios(name, &rules)?
+    } else {
+        scenario_files(&scenarios, name)?
     };
-    let files = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
+    let book = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)
     })?;
@@ -571,16 +564,43 @@ fn rulebook(
         eprintln!("error: cannot create {}: {e}", out.display());
         ExitCode::from(1)
     })?;
-    for (name, text) in &files {
+    for (name, text) in &book.files {
         write(name, text)?;
     }
     outln!(
         "wrote {} files to {} (open {})",
-        files.len(),
+        book.files.len(),
         out.display(),
         out.join("index.html").display()
     );
+    for c in &book.contradictions {
+        eprintln!("warning: {c}");
+    }
+    if !book.contradictions.is_empty() {
+        eprintln!(
+            "warning: {} caption claim(s) contradict their diagrams under these rules; the page marks them",
+            book.contradictions.len()
+        );
+    }
     Ok(())
+}
+
+/// The bundled scenarios of a variant, or of the nearest variant it extends that has some.
+fn inherited_scenarios(
+    name: &str,
+    rules: &Ruleset,
+) -> Result<Vec<bulwark::view::rulebook::Scenario>, ExitCode> {
+    let own = bulwark::view::rulebook::bundled_scenarios(name);
+    if !own.is_empty() {
+        return Ok(own);
+    }
+    match &rules.extends {
+        Some(parent) => {
+            let p = load(Some(parent))?;
+            inherited_scenarios(parent, &p)
+        }
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Reads scenario files, or the bundled scenarios of a bundled variant.

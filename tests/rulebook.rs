@@ -37,64 +37,69 @@ fn every_scenario_as_text_and_svg() {
 /// The claims the captions make, checked against the diagrams: (scenario, mark, cells).
 #[test]
 fn captions_match_the_diagrams() {
+    // The claims are data in the scenario file; every caption makes at least one.
     let rules = Ruleset::bollwerk178();
-    let claims: &[(&str, Mark, &[&str])] = &[
-        ("guard", Mark::Capture, &["F5"]),
-        ("guard", Mark::Bomb, &["D5"]),
-        ("cannon", Mark::Capture, &["F10", "J5"]),
-        ("knight", Mark::Remove, &["D7", "G8"]),
-        ("kings-knight", Mark::Destroy, &["G7"]),
-        ("kings-knight", Mark::Collect, &["E8"]),
-        ("kings-knight", Mark::Capture, &["D5"]),
-        ("elephant", Mark::Capture, &["D10"]),
-        ("gold-runner", Mark::Capture, &["H8"]),
-        ("queen", Mark::Capture, &["I6"]),
-        ("marshal", Mark::Capture, &["E7"]),
-        ("chancellor", Mark::Capture, &["D6"]),
-        ("chancellor", Mark::Collect, &["G8"]),
-        ("spy-two-guards", Mark::Capture, &["G10", "G8"]),
-        ("spy-not-the-queen", Mark::Capture, &["E8", "F9", "G9"]),
-        ("arrow", Mark::ArrowCapture, &["F9"]),
-        ("block", Mark::Capture, &["E7"]),
-        ("block", Mark::Collect, &["F7"]),
-        ("red-border", Mark::Collect, &["D4", "F9", "I6"]),
-        ("bomb", Mark::Bomb, &["I17", "J17"]),
-        ("bomb", Mark::Capture, &["K15"]),
-    ];
     let list = scenarios();
-    for (name, mark, cells) in claims {
-        let s = list
-            .iter()
-            .find(|s| s.name == *name)
-            .unwrap_or_else(|| panic!("no scenario {name}"));
+    let with_claims = list.iter().filter(|s| !s.claims.is_empty()).count();
+    assert!(with_claims >= 15, "{with_claims} scenarios with claims");
+    for s in &list {
         let p = rulebook::prepare(&rules, s).unwrap();
-        let mut got: Vec<String> = p
-            .diagram
-            .cells_with(*mark)
-            .into_iter()
-            .map(|c| rules.topo.name(c))
-            .collect();
-        got.sort();
-        assert_eq!(got, *cells, "{name}: {mark:?}");
+        assert_eq!(
+            rulebook::contradictions(&rules, s, &p),
+            Vec::<String>::new(),
+            "{}",
+            s.name
+        );
     }
-    // The Elephant's evasive step reaches F10; the diagonal to H10 is closed.
-    let s = list.iter().find(|s| s.name == "elephant").unwrap();
-    let p = rulebook::prepare(&rules, s).unwrap();
-    let at = |c: &str| rules.topo.parse_cell(c).unwrap();
-    assert!(
-        p.diagram.has(at("F10"), Mark::MoveCapture) && !p.diagram.has(at("H10"), Mark::MoveCapture)
+}
+
+/// A tweak keeps the reference's scenarios, and a caption its diagram no longer bears out is
+/// marked on the page and reported.
+#[test]
+fn a_tweaks_rulebook_flags_a_contradicted_caption() {
+    let tweak = Ruleset::load_named(&format!(
+        "{}/examples/spy-three-captures.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let book = rulebook::rulebook(&tweak, &scenarios()).unwrap();
+    assert_eq!(
+        book.contradictions,
+        [
+            "scenario spy-not-the-queen: capture: the caption claims E8 F9 G9, the diagram shows E8 F9 G7 G9"
+        ]
     );
-    // The bomb scenario: only a bomb may go on K18, and it is marked as a place.
-    let s = list.iter().find(|s| s.name == "bomb").unwrap();
-    let p = rulebook::prepare(&rules, s).unwrap();
-    assert!(p.diagram.has(at("K18"), Mark::Place));
+    let html = &book.files.last().unwrap().1;
+    assert!(html.contains("This caption no longer matches its diagram"));
+    // Every scenario picture is still there.
+    assert!(book.files.len() > scenarios().len());
+    // Through the command line: the tweak's rulebook keeps the reference's scenarios (found
+    // through `extends`) and warns.
+    let dir = std::env::temp_dir().join(format!("bulwark-tweak-book-{}", std::process::id()));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["rulebook", "examples/spy-three-captures.toml", "--out"])
+        .arg(&dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("spy-not-the-queen"), "{err}");
+    assert!(dir.join("scenario-spy-not-the-queen.svg").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_rulebook_of_every_bundled_variant_links_every_file() {
     for (name, _) in load::BUNDLED {
         let rules = Ruleset::load_named(name).unwrap();
-        let files = rulebook::rulebook(&rules, &rulebook::bundled_scenarios(name)).unwrap();
+        let book = rulebook::rulebook(&rules, &rulebook::bundled_scenarios(name)).unwrap();
+        assert!(
+            book.contradictions.is_empty(),
+            "{name}: {:?}",
+            book.contradictions
+        );
+        let files = book.files;
         let html = &files.iter().find(|(f, _)| f == "index.html").unwrap().1;
         for (file, _) in &files {
             if file != "index.html" {
@@ -133,7 +138,7 @@ fn the_cli_writes_the_rulebook_files() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rules = Ruleset::load_named("chess").unwrap();
-    let files = rulebook::rulebook(&rules, &[]).unwrap();
+    let files = rulebook::rulebook(&rules, &[]).unwrap().files;
     for (name, text) in &files {
         assert_eq!(
             &std::fs::read_to_string(dir.join(name)).unwrap(),
