@@ -148,3 +148,57 @@ fn the_cli_writes_the_rulebook_files() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The players' rulebook: the board with its regions, the rules in words generated from the
+/// file, each piece's definition folded away, one legend for every diagram.
+#[test]
+fn the_players_rulebook_explains_the_rules_in_words() {
+    let rules = Ruleset::bollwerk178();
+    let book = rulebook::rulebook(&rules, &scenarios()).unwrap();
+    let html = &book.files.last().unwrap().1;
+    assert!(
+        book.files
+            .iter()
+            .any(|(f, svg)| f == "board.svg" && svg.contains("end-zone"))
+    );
+    for heading in [
+        "The board",
+        "The turn",
+        "Stones and supplies",
+        "The end of the game",
+    ] {
+        assert!(html.contains(&format!("<h3>{heading}</h3>")), "{heading}");
+    }
+    // Words from the file, not from Rust: the stones' names, the region names, the settings.
+    assert!(html.contains("Chancellor (up to 2 on different cells)"));
+    assert!(
+        html.contains("placed on the opponent&#x27;s end-field, it wins")
+            || html.contains("placed on the opponent's end-field, it wins")
+    );
+    assert!(html.contains("blows up at most 1 stone"));
+    // Definitions folded away; diagrams without their own legend; one legend on the page.
+    assert_eq!(html.matches("<details>").count(), rules.pieces.len());
+    assert!(
+        book.files
+            .iter()
+            .filter(|(f, _)| f.ends_with(".svg") && f != "board.svg")
+            .all(|(_, svg)| !svg.contains("move, may capture"))
+    );
+    assert_eq!(html.matches("<h2>Legend</h2>").count(), 1);
+    assert!(!html.contains("()"));
+    // Chess: castling, en passant, promotion and checkmate in words.
+    let chess = Ruleset::load_named("chess").unwrap();
+    let html = rulebook::rulebook(&chess, &[])
+        .unwrap()
+        .files
+        .pop()
+        .unwrap()
+        .1;
+    assert!(html.contains("Castling"), "{html}");
+    assert!(html.contains("en passant"));
+    assert!(
+        html.contains("becomes a Queen, Rook, Bishop or Knight"),
+        "{html}"
+    );
+    assert!(html.contains("a side checkmated loses, a side stalemated draws"));
+}

@@ -445,6 +445,15 @@ fn escape_xml(s: &str) -> String {
 /// points (stone placement) and purple borders (a bomb blows it up), blue borders (the piece
 /// may remove it); orange and green dashed borders for destroying and collecting by landing.
 pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
+    diagram_svg_with(rules, pos, d, true)
+}
+
+/// The SVG diagram without its legend (for pages that show one legend for all diagrams).
+pub fn diagram_svg_bare(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
+    diagram_svg_with(rules, pos, d, false)
+}
+
+fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) -> String {
     let topo = &rules.topo;
     let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
     let width = 2 * MARGIN + files * CELL;
@@ -461,7 +470,7 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
     } else {
         1
     };
-    let legend_h = 18 + 10 / columns * 20;
+    let legend_h = if legend { 18 + 10 / columns * 20 } else { 0 };
     let height = TITLE + 2 * MARGIN + board_h + legend_h;
     let mut out = String::new();
     let _ = write!(
@@ -491,14 +500,16 @@ pub fn diagram_svg(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         let (x, y) = xy(c);
         svg_cell(&mut out, rules, pos, d, c, x, y);
     }
-    svg_legend(
-        &mut out,
-        top + board_h + 34,
-        width,
-        columns,
-        &blows,
-        &captures,
-    );
+    if legend {
+        svg_legend(
+            &mut out,
+            top + board_h + 34,
+            width,
+            columns,
+            &blows,
+            &captures,
+        );
+    }
     out.push_str("</svg>\n");
     out
 }
@@ -526,6 +537,76 @@ fn svg_labels(out: &mut String, topo: &crate::board::Topology, top: i32, board_h
             );
         }
     }
+}
+
+/// Colours of regions in board pictures, in declaration order (then repeating).
+const REGION_COLOURS: [&str; 6] = [
+    "#1d4ed8", "#c1121f", "#2b9348", "#7b2cbf", "#e07a00", "#0891b2",
+];
+
+/// The board and a position as an SVG picture, every region drawn: White's cells of a region
+/// outlined solid, Black's dashed, in the region's colour; a key names them.
+pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
+    let topo = &rules.topo;
+    let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
+    let width = 2 * MARGIN + files * CELL;
+    let board_h = ranks * CELL;
+    let key_h = 12 + rules.regions.len() as i32 * 20;
+    let height = TITLE + 2 * MARGIN + board_h + key_h;
+    let top = TITLE + MARGIN;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif"><rect width="{width}" height="{height}" fill="#ffffff"/><text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{}</text>"##,
+        escape_xml(title)
+    );
+    svg_labels(&mut out, topo, top, board_h);
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
+        let fill = if rules.colour(c) == 0 {
+            "#c9b38f"
+        } else {
+            "#efe4cf"
+        };
+        let _ = write!(
+            out,
+            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
+        );
+        svg_occupant(rules, &mut out, pos.at(c), x, y);
+    }
+    for (i, r) in rules.regions.iter().enumerate() {
+        let colour = REGION_COLOURS[i % REGION_COLOURS.len()];
+        // Nested outlines when cells are in several regions: each region a little further in.
+        let inset = 2 + 3 * (i as i32 % 4);
+        for (side, cells) in r.cells.iter() {
+            let dash = if side == Side::White {
+                ""
+            } else {
+                r##" stroke-dasharray="5,3""##
+            };
+            for c in cells.iter() {
+                let (col, row) = topo.layout(c);
+                let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
+                let _ = write!(
+                    out,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>"##,
+                    x + inset,
+                    y + inset,
+                    CELL - 2 * inset,
+                    CELL - 2 * inset
+                );
+            }
+        }
+        let ky = top + board_h + 34 + i as i32 * 20;
+        let _ = write!(
+            out,
+            r##"<g transform="translate({MARGIN},{ky})"><rect x="0" y="-11" width="14" height="14" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="20" y="1" font-size="12">{} (White solid, Black dashed)</text></g>"##,
+            escape_xml(&r.id)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 /// The SVG diagram with some cells outlined in cyan (the cells a diff found changed).

@@ -4,5 +4,6 @@
 mod diagram;
 pub mod diff;
 pub mod rulebook;
+pub mod words;
 
 pub use diagram::*;

@@ -192,7 +192,10 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
         escape(&rules.name),
         escape(&rules.description)
     );
-    let _ = writeln!(html, "<h2>Contents</h2>\n<ul>");
+    let _ = writeln!(
+        html,
+        "<h2>Contents</h2>\n<ul>\n<li><a href=\"#rules\">The rules</a></li>"
+    );
     for p in &rules.pieces {
         let _ = writeln!(
             html,
@@ -219,6 +222,26 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
         );
     }
     let _ = writeln!(html, "</ul>");
+    write(
+        "board.svg",
+        &render::board_svg(rules, &rules.setup, &format!("{}: the start", rules.name)),
+    )?;
+    let _ = writeln!(
+        html,
+        "<h2 id=\"rules\">The rules</h2>\n<figure><img src=\"board.svg\" alt=\"the board and the starting array\"><figcaption>The board and the starting array, with every region drawn.</figcaption></figure>"
+    );
+    for (title, text) in super::words::rules_in_words(rules) {
+        let _ = writeln!(
+            html,
+            "<h3>{}</h3>\n<p>{}</p>",
+            escape(&title),
+            escape(&text)
+        );
+    }
+    let _ = writeln!(
+        html,
+        "<h2>The pieces</h2>\n<p>Each diagram shows where the piece may go; the legend is at the end of the page.</p>"
+    );
     let centre = central_cell(rules);
     for k in 0..rules.pieces.len() {
         piece_section(&mut html, &mut write, rules, k, &prepared, centre)?;
@@ -281,19 +304,15 @@ fn piece_section(
             escape(&p.rulings.join(", "))
         );
     }
+    let range = match &p.range_text {
+        Some(r) => format!("<h4>Placement range</h4>\n<pre>{}</pre>", escape(r)),
+        None => "<p>Its placement range is its movement.</p>".to_string(),
+    };
     let _ = writeln!(
         html,
-        "<h3>Movement</h3>\n<pre>{}</pre>",
+        "<details><summary>Definition (for designers)</summary>\n<h4>Movement</h4>\n<pre>{}</pre>\n{range}\n</details>",
         escape(&p.moves_text)
     );
-    match &p.range_text {
-        Some(r) => {
-            let _ = writeln!(html, "<h3>Placement range</h3>\n<pre>{}</pre>", escape(r));
-        }
-        None => {
-            let _ = writeln!(html, "<p>Places stones within its movement range.</p>");
-        }
-    }
     let mut pos = Position::empty(
         rules.topo.len(),
         rules.stones.iter().map(|s| s.supply).collect(),
@@ -304,7 +323,7 @@ fn piece_section(
         render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
     })?;
     let file = format!("{}-empty.svg", p.id);
-    write(&file, &render::diagram_svg(rules, &pos, &d))?;
+    write(&file, &render::diagram_svg_bare(rules, &pos, &d))?;
     let _ = writeln!(
         html,
         "<figure><img src=\"{file}\" alt=\"{0} on an empty board\"><figcaption>The {0} on {1} of an empty board.</figcaption></figure>",
@@ -340,7 +359,10 @@ fn figure(
     pr: &Prepared,
 ) -> Result<(), String> {
     let file = format!("scenario-{}.svg", slug(&s.name));
-    write(&file, &render::diagram_svg(rules, &pr.pos, &pr.diagram))?;
+    write(
+        &file,
+        &render::diagram_svg_bare(rules, &pr.pos, &pr.diagram),
+    )?;
     let wrong = contradictions(rules, s, pr);
     if !wrong.is_empty() {
         let items: Vec<String> = wrong
@@ -353,13 +375,19 @@ fn figure(
             items.join("")
         );
     }
+    let rulings = if s.rulings.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " <span class=\"rulings\">({})</span>",
+            escape(&s.rulings.join(", "))
+        )
+    };
     let _ = writeln!(
         html,
-        "<figure><img src=\"{file}\" alt=\"{}\"><figcaption>{} <span class=\"rulings\">({})</span></figcaption></figure>",
+        "<figure><img src=\"{file}\" alt=\"{}\"><figcaption>{}{rulings}</figcaption></figure>",
         escape(&s.name),
         escape(s.caption.trim()),
-        escape(&s.rulings.join(", "))
     );
-    let _ = pr.at;
     Ok(())
 }

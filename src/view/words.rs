@@ -1,0 +1,286 @@
+//! The rules of a variant in words, generated from the file: the board, the turn, the stones
+//! and their effects, the special moves and the end of the game. For the players' rulebook.
+
+use crate::core::Side;
+use crate::rules::{Ruleset, Verdict, Whose};
+
+fn whose(w: Whose) -> &'static str {
+    match w {
+        Whose::Own => "its own",
+        Whose::Enemy => "the opponent's",
+    }
+}
+
+fn verdict(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Loses => "loses",
+        Verdict::Wins => "wins",
+        Verdict::Draw => "draws",
+    }
+}
+
+fn join_with(items: &[String], last: &str) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} {last} {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+fn join(items: &[String]) -> String {
+    join_with(items, "and")
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
+}
+
+/// Paragraphs (plain text) describing the variant's rules.
+#[allow(clippy::too_many_lines)] // one paragraph after another, in the order a player reads
+pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let t = &rules.topo;
+    let labels: Vec<&str> = (0..t.files()).map(|f| t.file_label(f)).collect();
+    out.push((
+        "The board".into(),
+        format!(
+            "{} cells on {} files ({}) and {} ranks. {} moves first; pieces of the first side \
+             are written in upper case, the second's in lower case.{}",
+            t.len(),
+            t.files(),
+            labels.join(" "),
+            t.ranks(),
+            capitalised(Side::White.name()),
+            if rules.regions.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Named regions (each side has its own): {}.",
+                    rules
+                        .regions
+                        .iter()
+                        .map(|r| r.id.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ),
+    ));
+    // The turn.
+    let placers: Vec<String> = rules
+        .pieces
+        .iter()
+        .filter(|p| p.stones_per_turn > 0)
+        .map(|p| {
+            if p.stones_per_turn == 1 {
+                p.name.clone()
+            } else {
+                format!(
+                    "{} (up to {} on different cells)",
+                    p.name, p.stones_per_turn
+                )
+            }
+        })
+        .collect();
+    let removers: Vec<String> = rules
+        .pieces
+        .iter()
+        .filter(|p| !p.removes.is_empty())
+        .map(|p| p.name.clone())
+        .collect();
+    let mut turn = String::from("A turn moves one piece");
+    if !rules.stones.is_empty() && !placers.is_empty() {
+        turn.push_str(&format!(
+            "; or moves it and then places stones with it from its new cell; or places stones \
+             with a piece that stays. Pieces that place stones: {}. A piece places a stone only \
+             within its range, on an empty cell or on what a stone acts on",
+            join(&placers)
+        ));
+        if !removers.is_empty() {
+            turn.push_str(&format!(
+                ". Instead of placing, {} may remove a stone",
+                join(&removers)
+            ));
+        }
+        turn.push_str(&format!(
+            ". A turn blows up at most {} stone{}{}",
+            rules.turn.explosions,
+            if rules.turn.explosions == 1 { "" } else { "s" },
+            if rules.turn.taboo_after_explosion {
+                "; a cell an explosion empties takes no stone in the opponent's next turn"
+            } else {
+                ""
+            }
+        ));
+    }
+    turn.push_str(". Passing is not a turn.");
+    out.push(("The turn".into(), turn));
+    // Stones.
+    if !rules.stones.is_empty() {
+        let mut items = Vec::new();
+        for s in &rules.stones {
+            let mut d = format!(
+                "{} `{}`: {} a side at the start, {}",
+                capitalised(&s.name),
+                s.symbol,
+                s.supply,
+                s.class
+            );
+            if s.collectable {
+                d.push_str("; a piece landing on it collects it into its side's supply");
+            }
+            if !s.explodes.is_empty() {
+                let names: Vec<String> = s
+                    .explodes
+                    .iter()
+                    .map(|&k| rules.stones[k].name.clone())
+                    .collect();
+                d.push_str(&format!(
+                    "; placed on {}, it blows it up and both leave the game",
+                    join_with(&names, "or")
+                ));
+            }
+            if !s.captures.is_empty() {
+                let names: Vec<String> = s
+                    .captures
+                    .iter()
+                    .map(|&k| rules.pieces[k].name.clone())
+                    .collect();
+                d.push_str(&format!(
+                    "; placed on an enemy {}, it captures it and stays",
+                    join_with(&names, "or")
+                ));
+                if !s.captures_not_by.is_empty() {
+                    let by: Vec<String> = s
+                        .captures_not_by
+                        .iter()
+                        .map(|&k| rules.pieces[k].name.clone())
+                        .collect();
+                    d.push_str(&format!(" (not when {} places it)", join(&by)));
+                }
+            }
+            if let Some((w, r)) = s.wins_on {
+                d.push_str(&format!(
+                    "; placed on {} {}, it wins",
+                    whose(w),
+                    rules.regions[r.index()].id
+                ));
+            }
+            items.push(d);
+        }
+        let mut where_ = Vec::new();
+        for &(w, r) in &rules.placement.forbidden {
+            where_.push(format!(
+                "never in a side's {} {}",
+                if w == Whose::Own { "own" } else { "opponent's" },
+                rules.regions[r.index()].id
+            ));
+        }
+        for (w, r, kinds) in &rules.placement.only {
+            let names: Vec<String> = kinds
+                .iter()
+                .map(|&k| rules.stones[k].name.clone())
+                .collect();
+            where_.push(format!(
+                "in {} {} only {}",
+                whose(*w),
+                rules.regions[r.index()].id,
+                join_with(&names, "or")
+            ));
+        }
+        let mut text = format!("{}.", items.join(". "));
+        if !where_.is_empty() {
+            text.push_str(&format!(" Where stones may go: {}.", where_.join("; ")));
+        }
+        out.push(("Stones and supplies".into(), text));
+    }
+    // Special moves.
+    let mut special = Vec::new();
+    if !rules.castlings.is_empty() {
+        let list: Vec<String> = rules
+            .castlings
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}: king {}–{} with {}–{}",
+                    c.letter,
+                    t.name(c.king.0),
+                    t.name(c.king.1),
+                    t.name(c.rook.0),
+                    t.name(c.rook.1)
+                )
+            })
+            .collect();
+        special.push(format!(
+            "Castling, while its right lasts and the cells between are empty and not attacked: {}",
+            list.join("; ")
+        ));
+    }
+    let ep: Vec<String> = rules
+        .pieces
+        .iter()
+        .filter(|p| p.en_passant)
+        .map(|p| p.name.clone())
+        .collect();
+    if !ep.is_empty() {
+        special.push(format!(
+            "A {} that moves two cells may be taken en passant on the cell it passed",
+            join_with(&ep, "or")
+        ));
+    }
+    for p in &rules.pieces {
+        if let Some((r, to)) = &p.promotion {
+            let names: Vec<String> = to.iter().map(|&k| rules.pieces[k].name.clone()).collect();
+            special.push(format!(
+                "A {} reaching its {} becomes a {}",
+                p.name,
+                rules.regions[r.index()].id,
+                join_with(&names, "or")
+            ));
+        }
+    }
+    if !special.is_empty() {
+        out.push(("Special moves".into(), format!("{}.", special.join(". "))));
+    }
+    // The end.
+    let mut end = Vec::new();
+    if let Some((w, r)) = rules.end.occupy {
+        end.push(format!(
+            "a side with a piece on {} {} after its turn wins",
+            whose(w),
+            rules.regions[r.index()].id
+        ));
+    }
+    if rules.end.no_pieces_loses {
+        end.push("a side without pieces loses".into());
+    }
+    if rules.end.immobilized_loses {
+        end.push("a side that starts its turn unable to move a piece loses".into());
+    }
+    if rules.has_royals {
+        let royals: Vec<String> = rules
+            .pieces
+            .iter()
+            .filter(|p| p.royal)
+            .map(|p| p.name.clone())
+            .collect();
+        end.push(format!(
+            "no turn may leave one's {} attacked; a side checkmated {}, a side stalemated {}",
+            join(&royals),
+            verdict(rules.end.checkmate.unwrap_or(Verdict::Loses)),
+            verdict(rules.end.stalemate.unwrap_or(Verdict::Draw))
+        ));
+    }
+    if !rules.has_royals {
+        end.push("a side with no legal turn loses".into());
+    }
+    let mut text = join(&end);
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    out.push(("The end of the game".into(), format!("{text}.")));
+    out
+}
