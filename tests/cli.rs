@@ -315,7 +315,9 @@ fn rulebook_writes_a_page_and_its_diagrams() {
     let _ = std::fs::remove_dir_all(&dir);
     let o = bulwark(&["rulebook", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("wrote 26 files"));
+    // index.html, board.svg, 10 empty-board diagrams and 15 scenarios.
+    assert!(stdout(&o).starts_with("wrote 27 files"));
+    assert!(dir.join("board.svg").exists());
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(html.contains("scenario-spy-not-the-queen.svg") && html.contains("guard-empty.svg"));
     std::fs::remove_dir_all(&dir).unwrap();
