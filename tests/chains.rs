@@ -30,13 +30,11 @@ fn option_set(opts: &Options) -> Vec<(Cell, Vec<Cell>, bool, String)> {
     v
 }
 
+/// Options as compared, and the placement range.
+type Outcome = (Vec<(Cell, Vec<Cell>, bool, String)>, Vec<Cell>);
+
 /// Options and placement range of the piece on `at` under one pruning policy.
-fn run(
-    rules: &Ruleset,
-    pos: &Position,
-    at: Cell,
-    pruning: Pruning,
-) -> (Vec<(Cell, Vec<Cell>, bool, String)>, Vec<Cell>) {
+fn run(rules: &Ruleset, pos: &Position, at: Cell, pruning: Pruning) -> Outcome {
     let mut vm = Machine::with_pruning(pruning);
     let mut opts = Options::default();
     vm.moves(rules, pos, at, &mut opts);

@@ -2,7 +2,7 @@
 //! rulings it shows and a caption) as a text and an SVG snapshot; and the generated rulebook.
 
 use bulwark::view::rulebook::{self, Scenario};
-use bulwark::view::{self, Mark};
+use bulwark::view::{self};
 use bulwark::{Ruleset, load};
 
 fn scenarios() -> Vec<Scenario> {

@@ -50,6 +50,9 @@ impl Chain {
     }
 }
 
+/// Reads a parent: a bundled name or a path, to its name and text, or says why not.
+pub type Reader<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
+
 /// The `extends` value of a text, with its span, if it has one at the top level.
 fn extends_of(text: &str) -> Option<(String, (usize, usize))> {
     let (doc, _) = DeTable::parse_recoverable(text);
@@ -67,8 +70,8 @@ fn extends_of(text: &str) -> Option<(String, (usize, usize))> {
 pub fn resolve(
     name: &str,
     text: &str,
-    read: &dyn Fn(&str) -> Result<(String, String), String>,
-) -> Result<Chain, (usize, Diagnostic)> {
+    read: &Reader<'_>,
+) -> Result<Chain, Box<(usize, Diagnostic)>> {
     let mut files = vec![(name.to_string(), text.to_string(), name.to_string())];
     let mut seen = vec![name.to_string()];
     loop {
@@ -78,7 +81,7 @@ pub fn resolve(
         };
         let depth = files.len() - 1;
         if files.len() > MAX_CHAIN {
-            return Err((
+            return Err(Box::new((
                 depth,
                 Diagnostic::error(
                     Code::Extends,
@@ -87,7 +90,7 @@ pub fn resolve(
                     "one too many",
                     "extend the reference directly instead of a tweak of a tweak of …",
                 ),
-            ));
+            )));
         }
         // A path is relative to the file that names it; a bundled name is itself.
         let target = if parent.ends_with(".toml") {
@@ -99,7 +102,7 @@ pub fn resolve(
             parent.clone()
         };
         let (pname, ptext) = read(&target).map_err(|e| {
-            (
+            Box::new((
                 depth,
                 Diagnostic::error(
                     Code::Extends,
@@ -108,10 +111,10 @@ pub fn resolve(
                     "not a variant",
                     "give a bundled name (bollwerk178, chess, xiangqi) or a path relative to this file",
                 ),
-            )
+            ))
         })?;
         if seen.contains(&pname) {
-            return Err((
+            return Err(Box::new((
                 depth,
                 Diagnostic::error(
                     Code::Extends,
@@ -120,7 +123,7 @@ pub fn resolve(
                     "a cycle",
                     "a variant may not extend itself, directly or through others",
                 ),
-            ));
+            )));
         }
         seen.push(pname.clone());
         files.push((pname, ptext, target));

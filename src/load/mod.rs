@@ -122,7 +122,7 @@ impl Ruleset {
                 LoadError::Invalid(v) => v.to_string(),
             })
         };
-        let chain = match extends::resolve(name, text, &read) {
+        let chain = match extends::resolve(name, text, &read).map_err(|e| *e) {
             Ok(c) => c,
             Err((0, d)) => return Err(report(vec![d])),
             Err((_, d)) => {
@@ -514,7 +514,7 @@ impl<'s> Loader<'s> {
                     "here",
                     help,
                 );
-                return None;
+                None
             }
         }
     }

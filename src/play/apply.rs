@@ -65,18 +65,17 @@ pub fn apply_turn(
     let side = pos.side;
     let mut ep = None;
     let mut reset_clock = false;
-    if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell)) {
-        if let Some((_, k)) = piece.as_piece() {
-            let kind = &rules.pieces[k.index()];
-            reset_clock = kind.en_passant || kind.promotion.is_some();
-            if kind.en_passant {
-                // A two-cell move along its file leaves the passed cell open to en passant.
-                let topo = &rules.topo;
-                ep = topo.between(t.from, to).filter(|&m| {
-                    topo.ahead(t.from, side, 1) == Some(m)
-                        || topo.ahead(t.from, side, -1) == Some(m)
-                });
-            }
+    if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell))
+        && let Some((_, k)) = piece.as_piece()
+    {
+        let kind = &rules.pieces[k.index()];
+        reset_clock = kind.en_passant || kind.promotion.is_some();
+        if kind.en_passant {
+            // A two-cell move along its file leaves the passed cell open to en passant.
+            let topo = &rules.topo;
+            ep = topo.between(t.from, to).filter(|&m| {
+                topo.ahead(t.from, side, 1) == Some(m) || topo.ahead(t.from, side, -1) == Some(m)
+            });
         }
     }
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {

@@ -137,28 +137,26 @@ impl Core {
             // piece that passed over it.
             if piece.en_passant
                 && let Some(target) = pos.ep
+                && let Some(victim) = rules.topo.ahead(target, side, -1)
+                && pos.at(target).is_empty()
+                && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk.index()].en_passant)
             {
-                if let Some(victim) = rules.topo.ahead(target, side, -1)
-                    && pos.at(target).is_empty()
-                    && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk.index()].en_passant)
-                {
-                    let mut probe = pos.clone();
-                    probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
-                    self.vm.moves(rules, &probe, c, &mut self.attack);
-                    let hits = self
-                        .attack
-                        .moves
-                        .iter()
-                        .any(|m| m.to == target && self.attack.captures(m) == [target]);
-                    if hits {
-                        any_move = true;
-                        let step = Step {
-                            to: target,
-                            captures: &[victim],
-                            dest: StoneEffect::None,
-                        };
-                        count += self.after_move(rules, pos, c, kind, &step, f);
-                    }
+                let mut probe = pos.clone();
+                probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
+                self.vm.moves(rules, &probe, c, &mut self.attack);
+                let hits = self
+                    .attack
+                    .moves
+                    .iter()
+                    .any(|m| m.to == target && self.attack.captures(m) == [target]);
+                if hits {
+                    any_move = true;
+                    let step = Step {
+                        to: target,
+                        captures: &[victim],
+                        dest: StoneEffect::None,
+                    };
+                    count += self.after_move(rules, pos, c, kind, &step, f);
                 }
             }
         }
