@@ -181,36 +181,12 @@ pub fn shift_table(t: DeTable<'_>, by: usize) -> DeTable<'_> {
 /// Lays `child` over `base`: a table merges key by key (so `[pieces.ID]` keys replace the
 /// parent's keys of that piece and a new ID adds a piece); any other value replaces the
 /// parent's. The top-level `extends` key is dropped.
-pub fn overlay<'i>(base: &mut DeTable<'i>, child: DeTable<'i>) {
-    for (k, v) in child {
-        if k.get_ref().as_ref() == "extends" {
-            continue;
-        }
-        let merged = match (base.get_mut(k.get_ref().as_ref()), v) {
-            (Some(b), v) if b.get_ref().is_table() && v.get_ref().is_table() => {
-                let span = v.span();
-                let DeValue::Table(ct) = v.into_inner() else {
-                    unreachable!("checked: a table")
-                };
-                let bv = std::mem::replace(b, Spanned::new(0..0, DeValue::Boolean(false)));
-                let bspan = bv.span();
-                let DeValue::Table(mut bt) = bv.into_inner() else {
-                    unreachable!("checked: a table")
-                };
-                overlay_nested(&mut bt, ct);
-                Spanned::new(
-                    bspan.start.min(span.start)..bspan.end.max(span.end),
-                    DeValue::Table(bt),
-                )
-            }
-            (_, v) => v,
-        };
-        base.insert(k, merged);
-    }
+pub fn overlay<'i>(base: &mut DeTable<'i>, mut child: DeTable<'i>) {
+    child.remove("extends");
+    overlay_tables(base, child);
 }
 
-/// Like [`overlay`] below the top level (no key is dropped).
-fn overlay_nested<'i>(base: &mut DeTable<'i>, child: DeTable<'i>) {
+fn overlay_tables<'i>(base: &mut DeTable<'i>, child: DeTable<'i>) {
     for (k, v) in child {
         let merged = match (base.get_mut(k.get_ref().as_ref()), v) {
             (Some(b), v) if b.get_ref().is_table() && v.get_ref().is_table() => {
@@ -222,7 +198,7 @@ fn overlay_nested<'i>(base: &mut DeTable<'i>, child: DeTable<'i>) {
                 let DeValue::Table(mut bt) = bv.into_inner() else {
                     unreachable!("checked: a table")
                 };
-                overlay_nested(&mut bt, ct);
+                overlay_tables(&mut bt, ct);
                 Spanned::new(bspan, DeValue::Table(bt))
             }
             (_, v) => v,

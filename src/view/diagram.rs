@@ -434,10 +434,29 @@ fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant,
     }
 }
 
-fn escape_xml(s: &str) -> String {
+/// Text made safe for HTML and SVG markup (element text and quoted attributes).
+pub fn escape_xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The fill of a cell in the board's colouring.
+fn cell_fill(rules: &Ruleset, c: Cell) -> &'static str {
+    if rules.colour(c) == 0 {
+        "#c9b38f"
+    } else {
+        "#efe4cf"
+    }
+}
+
+/// A cell's square.
+fn svg_square(out: &mut String, x: i32, y: i32, fill: &str) {
+    let _ = write!(
+        out,
+        r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
+    );
 }
 
 /// The diagram as a standalone SVG in the rulebook's colours: red origin, black points
@@ -564,15 +583,7 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
     for c in topo.cells() {
         let (col, row) = topo.layout(c);
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-        let fill = if rules.colour(c) == 0 {
-            "#c9b38f"
-        } else {
-            "#efe4cf"
-        };
-        let _ = write!(
-            out,
-            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
-        );
+        svg_square(&mut out, x, y, cell_fill(rules, c));
         svg_occupant(rules, &mut out, pos.at(c), x, y);
     }
     for (i, r) in rules.regions.iter().enumerate() {
@@ -653,15 +664,10 @@ fn svg_cell(
         "#e5383b"
     } else if d.has(c, Mark::Capture) {
         "#f28b82"
-    } else if rules.colour(c) == 0 {
-        "#c9b38f"
     } else {
-        "#efe4cf"
+        cell_fill(rules, c)
     };
-    let _ = write!(
-        out,
-        r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
-    );
+    svg_square(out, x, y, fill);
     if d.has(c, Mark::Capture) {
         let _ = write!(
             out,

@@ -317,13 +317,6 @@ pub fn diff_json(d: &Diff) -> String {
     .to_string()
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The diff as files: `index.html` with every changed diagram old and new side by side (the
 /// changed cells outlined in cyan) and their SVG files.
 pub fn diff_html(d: &Diff) -> Vec<(String, String)> {
@@ -332,14 +325,14 @@ pub fn diff_html(d: &Diff) -> Vec<(String, String)> {
     let _ = write!(
         html,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0} to {1}</title>\n<style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\n.pair {{ display: flex; gap: 2em; flex-wrap: wrap; }}\nfigure {{ margin: 0; }}\nfigure img {{ width: 24em; }}\ntable {{ border-collapse: collapse; }}\ntd, th {{ border: 1px solid #ccc; padding: .2em .6em; }}\n</style>\n</head>\n<body>\n<h1>{0} → {1}</h1>\n<p>Each changed diagram before and after; the changed cells are outlined in cyan.</p>\n",
-        escape(&d.names.0),
-        escape(&d.names.1)
+        super::escape_xml(&d.names.0),
+        super::escape_xml(&d.names.1)
     );
     let _ = writeln!(
         html,
         "<table><tr><th></th><th>{}</th><th>{}</th></tr><tr><td>first turns</td><td>{}</td><td>{}</td></tr>",
-        escape(&d.names.0),
-        escape(&d.names.1),
+        super::escape_xml(&d.names.0),
+        super::escape_xml(&d.names.1),
         d.first_turns.0,
         d.first_turns.1
     );
@@ -357,9 +350,14 @@ pub fn diff_html(d: &Diff) -> Vec<(String, String)> {
         .filter(|c| !c.cells.is_empty() || c.problem.is_some())
         .enumerate()
     {
-        let _ = writeln!(html, "<h2>{}: {}</h2>", escape(&c.piece), escape(&c.what));
+        let _ = writeln!(
+            html,
+            "<h2>{}: {}</h2>",
+            super::escape_xml(&c.piece),
+            super::escape_xml(&c.what)
+        );
         if let Some(p) = &c.problem {
-            let _ = writeln!(html, "<p>{}</p>", escape(p));
+            let _ = writeln!(html, "<p>{}</p>", super::escape_xml(p));
             continue;
         }
         if let Some((old, new)) = &c.svg {
@@ -370,8 +368,8 @@ pub fn diff_html(d: &Diff) -> Vec<(String, String)> {
             let _ = writeln!(
                 html,
                 "<div class=\"pair\"><figure><img src=\"{fa}\" alt=\"before\"><figcaption>{}</figcaption></figure><figure><img src=\"{fb}\" alt=\"after\"><figcaption>{}</figcaption></figure></div>",
-                escape(&d.names.0),
-                escape(&d.names.1)
+                super::escape_xml(&d.names.0),
+                super::escape_xml(&d.names.1)
             );
             files.push((fa, old.clone()));
             files.push((fb, new.clone()));
@@ -381,8 +379,8 @@ pub fn diff_html(d: &Diff) -> Vec<(String, String)> {
             let _ = writeln!(
                 html,
                 "<li>{n}: {} → {}</li>",
-                escape(&mark_list(x)),
-                escape(&mark_list(y))
+                super::escape_xml(&mark_list(x)),
+                super::escape_xml(&mark_list(y))
             );
         }
         let _ = writeln!(html, "</ul>");
