@@ -577,13 +577,19 @@ impl Machine {
                     if screen == NO_CELL {
                         continue;
                     }
+                    // Beyond the screen: the empty run and the first occupant, the `dist`th
+                    // cells of them (all by default).
                     let mut c = screen;
+                    let mut beyond = 0u32;
                     loop {
                         c = cx.links.link(v, c);
-                        if c == NO_CELL || self.is_visited(cx, c) {
+                        beyond += 1;
+                        if c == NO_CELL || self.is_visited(cx, c) || beyond > l.max {
                             break;
                         }
-                        self.land_over(cx, out, l, screen, c, next);
+                        if beyond >= l.min {
+                            self.land_over(cx, out, l, screen, c, next);
+                        }
                         if !self.cells[c.index()].is_empty() {
                             break;
                         }

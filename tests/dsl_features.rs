@@ -143,3 +143,42 @@ fn region_assertion_after_a_leg() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn dist_on_a_hop_counts_the_cells_beyond_the_screen() {
+    // A grasshopper-like hop: over one piece, landing exactly the `dist`th cell beyond.
+    let hop = |dist: &str| {
+        variant(
+            &format!("[pieces.hopper]\nletter = \"H\"\nmoves = \"hop(vertical) {dist} capture\""),
+            "",
+        )
+    };
+    // Hopper d1, screen d3 (own guard), d4 d5 empty, d6 enemy guard.
+    let pos = "8/8/3g4/8/8/3G4/8/3H4 w";
+    assert_eq!(options(&hop(""), pos, "d1"), ["d4", "d5", "d6xd6"]);
+    assert_eq!(options(&hop("dist(1)"), pos, "d1"), ["d4"]);
+    assert_eq!(options(&hop("dist(2..3)"), pos, "d1"), ["d5", "d6xd6"]);
+    assert_eq!(options(&hop("dist(..2)"), pos, "d1"), ["d4", "d5"]);
+    // dist(0) is a mistake, reported like a ride's.
+    let text = r##"
+[game]
+name = "Bad hop"
+
+[board]
+files = ["a", "b"]
+ranks = 2
+mask = """
+##
+##
+"""
+
+[pieces.hopper]
+letter = "H"
+moves = "hop(all) dist(0)"
+
+[setup]
+position = "2/H1 w"
+"##;
+    let e = Ruleset::from_source("bad.toml", text).unwrap_err();
+    assert_eq!(e.problems[0].code.name(), "bad_distance");
+}

@@ -914,7 +914,7 @@ impl Emitter<'_, '_> {
                         LegKind::Jump,
                     ],
                 ),
-                Modifier::Dist(..) => ("dist", &[LegKind::Ride]),
+                Modifier::Dist(..) => ("dist", &[LegKind::Ride, LegKind::Hop]),
             };
             if !allowed.contains(&l.kind) {
                 let kinds: Vec<&str> = allowed.iter().map(|k| k.keyword()).collect();
@@ -1017,10 +1017,9 @@ impl Emitter<'_, '_> {
                         self.errors.push(err(
                             *s,
                             Code::BadDistance,
-                            "a ride's distance must be at least 1 and the range not reversed"
-                                .into(),
+                            "a distance must be at least 1 and the range not reversed".into(),
                             "not a usable distance",
-                            "write dist(n), dist(n..m) with 1 <= n <= m, dist(..m) or dist(n..)"
+                            "write dist(n), dist(n..m) with 1 <= n <= m, dist(..m) or dist(n..); on a hop it counts the cells beyond the screen"
                                 .into(),
                         ));
                     }
