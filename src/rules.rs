@@ -141,6 +141,35 @@ pub struct TurnRules {
     pub explosions: u32,
     /// Whether the cell an explosion empties may not take a stone in the opponent's next turn.
     pub taboo_after_explosion: bool,
+    /// The kinds of turn pieces have (a piece's own `turns` overrides it).
+    pub shapes: Shapes,
+    /// Whether a piece that moves must then place a stone when it can.
+    pub stone_after_move_compulsory: bool,
+    /// Whether a turn that captures excludes every turn that does not, when there is one.
+    pub capture_compulsory: bool,
+    /// Whether, of the turns that capture, only those capturing the most pieces count.
+    pub most_captures: bool,
+}
+
+/// Which kinds of turn a piece has: a plain move, a move then stones, stones without moving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shapes {
+    /// Moving, and nothing else.
+    pub moves: bool,
+    /// Moving, then placing (or removing) stones from the new cell.
+    pub move_then_stone: bool,
+    /// Placing (or removing) stones without moving.
+    pub stone_only: bool,
+}
+
+impl Default for Shapes {
+    fn default() -> Shapes {
+        Shapes {
+            moves: true,
+            move_then_stone: true,
+            stone_only: true,
+        }
+    }
 }
 
 impl Default for TurnRules {
@@ -148,6 +177,10 @@ impl Default for TurnRules {
         TurnRules {
             explosions: 1,
             taboo_after_explosion: true,
+            shapes: Shapes::default(),
+            stone_after_move_compulsory: false,
+            capture_compulsory: false,
+            most_captures: false,
         }
     }
 }
@@ -210,6 +243,8 @@ pub struct Ruleset {
     pub end: EndRules,
     /// Judgement calls about the whole turn.
     pub turn: TurnRules,
+    /// Per piece kind: the kinds of turn it has, where its `turns` key overrides `[turn]`.
+    pub piece_shapes: Vec<Shapes>,
     /// The variant this one extends (as its `extends` resolved: a bundled name's file name or
     /// a path), if any.
     pub extends: Option<String>,

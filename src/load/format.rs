@@ -73,6 +73,17 @@ pub struct TurnDef {
     /// Whether a cell emptied by an explosion may not take a stone in the opponent's next
     /// turn (default true).
     pub taboo_after_explosion: Option<Spanned<bool>>,
+    /// The kinds of turn: `move`, `move-then-stone`, `stone` (default: all three).
+    #[serde(default)]
+    pub shapes: Option<Spanned<Vec<Spanned<String>>>>,
+    /// `optional` (default) or `compulsory`: whether a piece that moves must then place a
+    /// stone when it can.
+    pub stone_after_move: Option<Spanned<String>>,
+    /// Kinds of turn that exclude the others when there is one: `capture`.
+    #[serde(default)]
+    pub compulsory: Vec<Spanned<String>>,
+    /// Whether only the turns capturing the most pieces count.
+    pub most_captures: Option<Spanned<bool>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.
@@ -205,6 +216,9 @@ pub struct PieceDef {
     /// Piece kinds it may promote to.
     #[serde(default)]
     pub promotes_to: Vec<Spanned<String>>,
+    /// The kinds of turn this piece has, overriding `[turn] shapes`.
+    #[serde(default)]
+    pub turns: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[setup]`.

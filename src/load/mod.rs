@@ -402,7 +402,16 @@ impl<'s> Loader<'s> {
             .collect();
         let zobrist =
             crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
+        let piece_shapes = def
+            .pieces
+            .values()
+            .map(|p| match &p.turns {
+                Some(list) => self.shapes(list),
+                None => turn.shapes,
+            })
+            .collect();
         let mut rules = Ruleset {
+            piece_shapes,
             extends: None,
             warnings: Vec::new(),
             name: def.game.name.get_ref().clone(),
@@ -1270,6 +1279,37 @@ impl<'s> Loader<'s> {
         if let Some(b) = &def.turn.taboo_after_explosion {
             t.taboo_after_explosion = *b.get_ref();
         }
+        if let Some(list) = &def.turn.shapes {
+            t.shapes = self.shapes(list);
+        }
+        if let Some(c) = &def.turn.stone_after_move {
+            match c.get_ref().as_str() {
+                "optional" => {}
+                "compulsory" => t.stone_after_move_compulsory = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `stone-after-move`"),
+                    "not optional or compulsory",
+                    "write \"optional\" (the default) or \"compulsory\"",
+                ),
+            }
+        }
+        for c in &def.turn.compulsory {
+            match c.get_ref().as_str() {
+                "capture" => t.capture_compulsory = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a kind of turn that can be compulsory"),
+                    "not a kind of turn",
+                    "write \"capture\": when a turn can capture, a turn must",
+                ),
+            }
+        }
+        if let Some(b) = &def.turn.most_captures {
+            t.most_captures = *b.get_ref();
+        }
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions
@@ -1283,6 +1323,39 @@ impl<'s> Loader<'s> {
             );
         }
         t
+    }
+
+    /// A list of turn shapes (`move`, `move-then-stone`, `stone`).
+    fn shapes(&mut self, list: &Spanned<Vec<Spanned<String>>>) -> Shapes {
+        let mut sh = Shapes {
+            moves: false,
+            move_then_stone: false,
+            stone_only: false,
+        };
+        for item in list.get_ref() {
+            match item.get_ref().as_str() {
+                "move" => sh.moves = true,
+                "move-then-stone" => sh.move_then_stone = true,
+                "stone" => sh.stone_only = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(item),
+                    format!("`{other}` is not a kind of turn"),
+                    "not a turn shape",
+                    "the kinds of turn are \"move\", \"move-then-stone\" and \"stone\"",
+                ),
+            }
+        }
+        if !(sh.moves || sh.move_then_stone || sh.stone_only) {
+            self.problem(
+                Code::Turn,
+                span_of(list),
+                "no kind of turn is left",
+                "empty",
+                "name at least one of \"move\", \"move-then-stone\", \"stone\"",
+            );
+        }
+        sh
     }
 
     fn end(&mut self, def: &VariantDef, regions: &[String]) -> EndRules {

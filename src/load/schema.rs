@@ -61,6 +61,7 @@ const PIECE: &[Key] = &[
     ("en-passant", Shape::Bool, false),
     ("promotes-in", Shape::Str, false),
     ("promotes-to", Shape::Strs, false),
+    ("turns", Shape::Strs, false),
 ];
 const SETUP: &[Key] = &[("position", Shape::Str, true)];
 const ONLY: &[Key] = &[("region", Shape::Str, true), ("stones", Shape::Strs, true)];
@@ -78,6 +79,10 @@ const END: &[Key] = &[
 const TURN: &[Key] = &[
     ("explosions", Shape::Int, false),
     ("taboo-after-explosion", Shape::Bool, false),
+    ("shapes", Shape::Strs, false),
+    ("stone-after-move", Shape::Str, false),
+    ("compulsory", Shape::Strs, false),
+    ("most-captures", Shape::Bool, false),
 ];
 const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
 const CASTLING: &[Key] = &[

@@ -117,7 +117,9 @@ impl Core {
             self.vm.moves(rules, pos, c, &mut self.opts);
             any_move |= !self.opts.is_empty();
             // Place without moving.
-            if !rules.stones.is_empty() && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+            if !rules.stones.is_empty()
+                && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+                && rules.piece_shapes[kind.index()].stone_only
             {
                 self.range.clear();
                 self.range.extend_from_slice(self.vm.range(rules, pos, c));
@@ -222,23 +224,35 @@ impl Core {
                 promote,
                 castle: None,
             };
-            f(&view);
-            count += 1;
+            let shapes = rules.piece_shapes[kind.index()];
+            let compulsory = rules.turn.stone_after_move_compulsory;
+            // The plain move first, unless it has to wait for whether a stone can follow.
+            if shapes.moves && !compulsory {
+                f(&view);
+                count += 1;
+            }
             let now = promote.unwrap_or(kind);
             let arrived = &rules.pieces[now.index()];
-            if rules.stones.is_empty()
-                || (arrived.stones_per_turn == 0 && arrived.removes.is_empty())
+            let mut with_stones = 0;
+            if !rules.stones.is_empty()
+                && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
+                && shapes.move_then_stone
             {
-                continue;
+                let mut scratch = std::mem::take(&mut self.scratch);
+                scratch.clone_from(pos);
+                move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
+                self.range.clear();
+                self.range
+                    .extend_from_slice(self.vm.range(rules, &scratch, step.to));
+                with_stones = self.actions(rules, &scratch, step.to, now, Some((&view, from)), f);
+                self.scratch = scratch;
             }
-            let mut scratch = std::mem::take(&mut self.scratch);
-            scratch.clone_from(pos);
-            move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
-            self.range.clear();
-            self.range
-                .extend_from_slice(self.vm.range(rules, &scratch, step.to));
-            count += self.actions(rules, &scratch, step.to, now, Some((&view, from)), f);
-            self.scratch = scratch;
+            count += with_stones;
+            // A compulsory stone: the plain move only when no stone can follow it.
+            if shapes.moves && compulsory && with_stones == 0 {
+                f(&view);
+                count += 1;
+            }
         }
         count
     }
@@ -351,6 +365,36 @@ impl Generator {
     /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
     /// the number of turns, or the outcome when the side to move has no turn.
     pub fn turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        let t = &rules.turn;
+        if !(t.capture_compulsory || t.most_captures) {
+            return self.turns_unfiltered(rules, pos, f);
+        }
+        // Priorities: a first pass finds the most pieces a turn captures; the second reports
+        // the turns that priority allows.
+        let mut best = 0usize;
+        self.turns_unfiltered(rules, pos, |v| best = best.max(v.captures.len()))?;
+        let allowed = |captured: usize| {
+            let enough = !t.most_captures || captured == 0 || captured == best;
+            let forced = !t.capture_compulsory || best == 0 || captured > 0;
+            enough && forced
+        };
+        let mut n = 0;
+        self.turns_unfiltered(rules, pos, |v| {
+            if allowed(v.captures.len()) {
+                f(v);
+                n += 1;
+            }
+        })?;
+        Ok(n)
+    }
+
+    /// Every legal turn, before any priority between turns.
+    fn turns_unfiltered(
         &mut self,
         rules: &Ruleset,
         pos: &Position,

@@ -1,0 +1,185 @@
+//! Rules of the whole turn, each a setting with the old behaviour as its default: the kinds of
+//! turn (`[turn] shapes`, a piece's `turns`), a compulsory stone after a move, compulsory
+//! captures and the most captures. Small variants of their own; every count is derived by
+//! hand in the comments.
+
+use bulwark::{Game, Ruleset};
+
+/// A 4x4 board; `P` moves one orthogonal step and places a wall (1 in supply) within one
+/// orthogonal step of where it stands. White P on b2, Black p on d4 (out of the way).
+fn placer(turn: &str, piece_turns: &str) -> Ruleset {
+    let text = format!(
+        r##"
+[game]
+name = "Placer"
+
+[board]
+files = ["a", "b", "c", "d"]
+ranks = 4
+mask = """
+####
+####
+####
+####
+"""
+
+[stones.wall]
+symbol = "#"
+supply = 1
+class = "block-like"
+
+[pieces.placer]
+letter = "P"
+moves = "step(orthogonal)"
+{piece_turns}
+
+{turn}
+
+[setup]
+position = "3p/4/1P2/4 w"
+"##
+    );
+    Ruleset::from_source("placer.toml", &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+fn count(r: &Ruleset) -> u64 {
+    Game::start(r).perft(1)
+}
+
+// From b2 the moves are a2, c2, b1, b3 (4). After each, a wall goes on an orthogonal
+// neighbour of the new cell: a2 → a1 a3 b2 (3); c2 → c1 c3 b2 d2 (4); b1 → a1 c1 b2 (3);
+// b3 → a3 c3 b4 b2 (4): 14 moves with a stone. Without moving, a wall on a2 c2 b1 b3 (4).
+// All three kinds: 4 + 14 + 4 = 22.
+
+#[test]
+fn all_kinds_of_turn_by_default() {
+    assert_eq!(count(&placer("", "")), 22);
+}
+
+#[test]
+fn turn_shapes_leave_out_kinds_of_turn() {
+    assert_eq!(count(&placer("[turn]\nshapes = [\"move\"]", "")), 4);
+    assert_eq!(
+        count(&placer("[turn]\nshapes = [\"move\", \"stone\"]", "")),
+        8
+    );
+    assert_eq!(
+        count(&placer("[turn]\nshapes = [\"move-then-stone\"]", "")),
+        14
+    );
+    // A piece's own `turns` overrides `[turn]`.
+    assert_eq!(
+        count(&placer(
+            "[turn]\nshapes = [\"move\"]",
+            "turns = [\"stone\"]"
+        )),
+        4
+    );
+}
+
+#[test]
+fn a_compulsory_stone_after_a_move() {
+    // Every move here can be followed by a wall, so no plain move is left: 14 + 4 = 18.
+    assert_eq!(
+        count(&placer("[turn]\nstone-after-move = \"compulsory\"", "")),
+        18
+    );
+    // With the wall supply empty, no stone can follow, and the plain moves come back.
+    let r = placer("[turn]\nstone-after-move = \"compulsory\"", "");
+    let pos = bulwark::parse_position(&r, "3p/4/1P2/4 w #0/#1 -").unwrap();
+    assert_eq!(Game::new(&r, pos).unwrap().perft(1), 4);
+}
+
+/// A 5x5 board; the man steps diagonally forward, or jumps a chain over enemy men, taking
+/// them. White a1; Black b2 and d4 (jumpable in a row), e1 (a Black man out of reach).
+fn men(turn: &str) -> Ruleset {
+    let text = format!(
+        r##"
+[game]
+name = "Men"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 5
+mask = """
+#####
+#####
+#####
+#####
+#####
+"""
+
+[pieces.man]
+letter = "M"
+moves = "step(forward-diagonal) | ( jump(forward-diagonal) over(enemy) take )+"
+
+{turn}
+
+[setup]
+position = "5/3m1/5/1m3/M3m w"
+"##
+    );
+    Ruleset::from_source("men.toml", &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+fn turns(r: &Ruleset) -> Vec<String> {
+    let mut v: Vec<String> = Game::start(r)
+        .legal_turns()
+        .unwrap()
+        .iter()
+        .map(|t| bulwark::turn_text(r, t))
+        .collect();
+    v.sort();
+    v
+}
+
+// White a1: the step to b2 is blocked by the Black man; the jump over b2 lands on c3 (one
+// capture), and may go on over d4 to e5 (two). No other white piece: 2 turns by default.
+
+#[test]
+fn by_default_a_chain_may_stop_and_a_step_is_as_good_as_a_capture() {
+    assert_eq!(turns(&men("")), ["a1-c3xb2", "a1-e5xb2xd4"]);
+    // With a second White man on c1: it steps to d2 (b2 is taken) or jumps b2 to a3. So
+    // c1-d2, c1-a3xb2, a1-c3xb2, a1-e5xb2xd4: 4.
+    let r = men("");
+    let pos = bulwark::parse_position(&r, "5/3m1/5/1m3/M1M1m w").unwrap();
+    assert_eq!(Game::new(&r, pos).unwrap().perft(1), 4);
+}
+
+#[test]
+fn compulsory_capture_excludes_quiet_turns() {
+    let r = men("[turn]\ncompulsory = [\"capture\"]");
+    let pos = bulwark::parse_position(&r, "5/3m1/5/1m3/M1M1m w").unwrap();
+    // c1-d2 is gone; the three captures stay.
+    assert_eq!(Game::new(&r, pos).unwrap().perft(1), 3);
+}
+
+#[test]
+fn most_captures_keeps_only_the_longest_chains() {
+    assert_eq!(turns(&men("[turn]\nmost-captures = true")), ["a1-e5xb2xd4"]);
+    // Without compulsion, a quiet turn stays allowed: c1-d2 and the two-capture chain (the
+    // one-capture turns c1-a3xb2 and a1-c3xb2 are gone).
+    let r = men("[turn]\nmost-captures = true");
+    let pos = bulwark::parse_position(&r, "5/3m1/5/1m3/M1M1m w").unwrap();
+    assert_eq!(Game::new(&r, pos).unwrap().perft(1), 2);
+    // Both together: only the longest capture.
+    let r = men("[turn]\ncompulsory = [\"capture\"]\nmost-captures = true");
+    let pos = bulwark::parse_position(&r, "5/3m1/5/1m3/M1M1m w").unwrap();
+    assert_eq!(Game::new(&r, pos).unwrap().perft(1), 1);
+}
+
+#[test]
+fn the_defaults_leave_the_bundled_games_unchanged() {
+    // Published and locked counts (tests/perft/*.perft): the settings' defaults change nothing.
+    assert_eq!(
+        Game::start(&Ruleset::load_named("chess").unwrap()).perft(3),
+        8902
+    );
+    assert_eq!(Game::start(&Ruleset::bollwerk178()).perft(1), 15413);
+    assert_eq!(
+        Game::start(&Ruleset::load_named("xiangqi").unwrap()).perft(2),
+        1920
+    );
+}
