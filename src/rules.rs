@@ -124,6 +124,8 @@ pub enum Verdict {
 pub struct EndRules {
     /// A piece in this region after its side's turn wins.
     pub occupy: Option<(Whose, RegionId)>,
+    /// The piece kinds whose arrival in the `occupy` region counts (empty: every kind).
+    pub occupy_by: Vec<PieceKindId>,
     /// A side without pieces loses.
     pub no_pieces_loses: bool,
     /// A side that starts its turn without a piece move loses.

@@ -173,3 +173,4 @@ fn every_code_has_a_fixture_and_a_snapshot() {
 broken!(extends_unknown, ["extends"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
+broken!(occupy_by, ["unknown_piece"]);

@@ -183,3 +183,39 @@ fn the_defaults_leave_the_bundled_games_unchanged() {
         1920
     );
 }
+
+/// A goal region with a piece filter (`[end] occupy-by`): only the named kinds win by reaching
+/// it. The tiny fixture: White's guard on a3 and rook on d3; Black's guard on b4 region row.
+#[test]
+fn a_goal_region_counts_only_the_named_kinds() {
+    let base = include_str!("variants/tiny.toml");
+    let with_goal = |by: &str| {
+        let text = base.replace(
+            "[setup]",
+            &format!("[end]\noccupy = \"enemy home\"\n{by}\n\n[setup]"),
+        );
+        Ruleset::from_source("goal.toml", &text).unwrap()
+    };
+    for (by, guard_wins) in [("", true), ("occupy-by = [\"rook\"]", false)] {
+        let r = with_goal(by);
+        // White guard a3 steps to a4 (Black's home row); a black guard on c3 keeps the game going.
+        let pos = bulwark::parse_position(&r, "4/G1gR/4/4 w").unwrap();
+        let mut g = Game::new(&r, pos).unwrap();
+        let t = bulwark::parse_turn(&mut g, "a3-a4").unwrap();
+        g.play(&t);
+        assert_eq!(g.outcome().is_some(), guard_wins, "{by}");
+        // The rook reaching it wins either way.
+        let pos = bulwark::parse_position(&r, "4/G1gR/4/4 w").unwrap();
+        let mut g = Game::new(&r, pos).unwrap();
+        let t = bulwark::parse_turn(&mut g, "d3-d4").unwrap();
+        g.play(&t);
+        assert!(g.outcome().is_some(), "{by}");
+    }
+    // A kind that does not exist is reported.
+    let text = base.replace(
+        "[setup]",
+        "[end]\noccupy = \"enemy home\"\noccupy-by = [\"dragon\"]\n\n[setup]",
+    );
+    let e = Ruleset::from_source("goal.toml", &text).unwrap_err();
+    assert_eq!(e.problems[0].code.name(), "unknown_piece");
+}

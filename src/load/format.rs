@@ -54,6 +54,9 @@ pub struct EndDef {
     /// A side wins when, after its turn, one of its pieces stands in this region
     /// (`enemy NAME`).
     pub occupy: Option<Spanned<String>>,
+    /// The piece kinds whose arrival in the `occupy` region wins (default: any).
+    #[serde(default)]
+    pub occupy_by: Vec<Spanned<String>>,
     /// `loses` (default) or `ignored`: a side left without pieces.
     pub no_pieces: Option<Spanned<String>>,
     /// `loses` (default) or `ignored`: a side that starts its turn without a piece move.

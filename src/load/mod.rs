@@ -1404,8 +1404,15 @@ impl<'s> Loader<'s> {
         };
         let checkmate = verdict(&def.end.checkmate, Verdict::Loses);
         let stalemate = verdict(&def.end.stalemate, Verdict::Draw);
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let occupy_by = self
+            .kind_list(&def.end.occupy_by, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect();
         EndRules {
             occupy,
+            occupy_by,
             no_pieces_loses,
             immobilized_loses,
             checkmate,

@@ -71,6 +71,7 @@ const PLACEMENT: &[Key] = &[
 ];
 const END: &[Key] = &[
     ("occupy", Shape::Str, false),
+    ("occupy-by", Shape::Strs, false),
     ("no-pieces", Shape::Str, false),
     ("immobilized", Shape::Str, false),
     ("checkmate", Shape::Str, false),

@@ -86,7 +86,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
             let region = &rules.regions[r.index()].cells[region_side(side, w)];
             if region
                 .iter()
-                .any(|c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
+                .any(|c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && (rules.end.occupy_by.is_empty() || rules.end.occupy_by.contains(&k))))
             {
                 return Some(Outcome {
                     winner: Some(side),

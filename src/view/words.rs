@@ -248,8 +248,19 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     // The end.
     let mut end = Vec::new();
     if let Some((w, r)) = rules.end.occupy {
+        let who = if rules.end.occupy_by.is_empty() {
+            "a piece".to_string()
+        } else {
+            let names: Vec<String> = rules
+                .end
+                .occupy_by
+                .iter()
+                .map(|&k| rules.pieces[k].name.clone())
+                .collect();
+            format!("its {}", join_with(&names, "or"))
+        };
         end.push(format!(
-            "a side with a piece on {} {} after its turn wins",
+            "a side with {who} on {} {} after its turn wins",
             whose(w),
             rules.regions[r.index()].id
         ));
