@@ -151,6 +151,9 @@ pub struct TurnRules {
     pub capture_compulsory: bool,
     /// Whether, of the turns that capture, only those capturing the most pieces count.
     pub most_captures: bool,
+    /// Whether pieces taken in a chain leave the board at the end of the turn (they stay in
+    /// the way until then and cannot be taken twice) instead of at once (B-16).
+    pub captured_leave_at_end: bool,
 }
 
 /// Which kinds of turn a piece has: a plain move, a move then stones, stones without moving.
@@ -183,6 +186,7 @@ impl Default for TurnRules {
             stone_after_move_compulsory: false,
             capture_compulsory: false,
             most_captures: false,
+            captured_leave_at_end: false,
         }
     }
 }

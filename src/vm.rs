@@ -106,6 +106,9 @@ struct Ctx<'a> {
     side: Side,
     mode: Mode,
     origin: Cell,
+    /// Whether a piece taken in a chain leaves the board at once (else at the end of the turn:
+    /// it stays in the way and cannot be taken again).
+    leave_at_once: bool,
 }
 
 /// Landings one run may make before the search starts pruning states whose every possible
@@ -397,6 +400,7 @@ impl Machine {
             side,
             mode,
             origin: from,
+            leave_at_once: !rules.turn.captured_leave_at_end,
         };
         self.run(&cx, out, 0, from, false, StoneEffect::None, false);
         if self.halt && self.runaway.is_none() {
@@ -544,7 +548,10 @@ impl Machine {
                 }
                 LegKind::Jump => {
                     let over = cx.links.link(v, cur);
-                    if over == NO_CELL || !l.pass.has(self.bit(over, side)) {
+                    if over == NO_CELL
+                        || !l.pass.has(self.bit(over, side))
+                        || (!cx.leave_at_once && self.caps.contains(&over))
+                    {
                         continue;
                     }
                     let t = cx.links.link(v, over);
@@ -612,7 +619,15 @@ impl Machine {
         let taken = l.take
             && cx.mode != Mode::Range
             && matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side);
-        if taken {
+        if taken && !cx.leave_at_once {
+            // It stays where it is until the end of the turn: in the way, not to be taken again.
+            if self.caps.contains(&over) {
+                return;
+            }
+            self.caps.push(over);
+            self.land(cx, out, l, t, next);
+            self.caps.pop();
+        } else if taken {
             let saved = self.cells[over.index()];
             self.cells[over.index()] = Occupant::EMPTY;
             self.caps.push(over);
@@ -625,7 +640,7 @@ impl Machine {
     }
 
     fn land(&mut self, cx: &Ctx<'_>, out: &mut Options, l: &LegCode, t: Cell, next: Option<usize>) {
-        if self.is_visited(cx, t) || self.halt {
+        if self.is_visited(cx, t) || self.halt || (!cx.leave_at_once && self.caps.contains(&t)) {
             return;
         }
         self.work += 1;

@@ -219,3 +219,56 @@ fn a_goal_region_counts_only_the_named_kinds() {
     let e = Ruleset::from_source("goal.toml", &text).unwrap_err();
     assert_eq!(e.problems[0].code.name(), "unknown_piece");
 }
+
+/// When taken pieces leave (`[turn] captured-leave`): at once (B-16, the default), the cell of
+/// a piece jumped and taken is free for the rest of the chain; at the end of the turn, it
+/// stays in the way and cannot be taken twice.
+#[test]
+fn taken_pieces_leave_at_once_or_at_the_end_of_the_turn() {
+    let board = |turn: &str| {
+        let text = format!(
+            r##"
+[game]
+name = "Leave"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 5
+mask = """
+#####
+#####
+#####
+#####
+#####
+"""
+
+[pieces.man]
+letter = "M"
+moves = "jump(all) over(enemy) take step(all)"
+
+{turn}
+
+[setup]
+position = "5/5/5/1m3/M3m w"
+"##
+        );
+        Ruleset::from_source("leave.toml", &text).unwrap()
+    };
+    let dests = |r: &Ruleset| -> Vec<String> {
+        let mut v: Vec<String> = Game::start(r)
+            .legal_turns()
+            .unwrap()
+            .iter()
+            .map(|t| r.topo.name(t.to.unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    // a1 jumps b2 (taken) to c3, then steps to one of its 8 neighbours other than a1's way
+    // back... b2 is free at once: b2 b3 b4 c2 c4 d2 d3 d4 (8).
+    let at_once = dests(&board(""));
+    assert_eq!(at_once, ["b2", "b3", "b4", "c2", "c4", "d2", "d3", "d4"]);
+    // At the end of the turn: b2 still holds the taken man, so the step cannot land there.
+    let at_end = dests(&board("[turn]\ncaptured-leave = \"end-of-turn\""));
+    assert_eq!(at_end, ["b3", "b4", "c2", "c4", "d2", "d3", "d4"]);
+}

@@ -87,6 +87,8 @@ pub struct TurnDef {
     pub compulsory: Vec<Spanned<String>>,
     /// Whether only the turns capturing the most pieces count.
     pub most_captures: Option<Spanned<bool>>,
+    /// `at-once` (default) or `end-of-turn`: when pieces taken in a chain leave the board.
+    pub captured_leave: Option<Spanned<String>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.

@@ -1310,6 +1310,19 @@ impl<'s> Loader<'s> {
         if let Some(b) = &def.turn.most_captures {
             t.most_captures = *b.get_ref();
         }
+        if let Some(c) = &def.turn.captured_leave {
+            match c.get_ref().as_str() {
+                "at-once" => {}
+                "end-of-turn" => t.captured_leave_at_end = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `captured-leave`"),
+                    "not at-once or end-of-turn",
+                    "write \"at-once\" (the default, B-16) or \"end-of-turn\"",
+                ),
+            }
+        }
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions

@@ -84,6 +84,7 @@ const TURN: &[Key] = &[
     ("stone-after-move", Shape::Str, false),
     ("compulsory", Shape::Strs, false),
     ("most-captures", Shape::Bool, false),
+    ("captured-leave", Shape::Str, false),
 ];
 const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
 const CASTLING: &[Key] = &[
