@@ -52,6 +52,9 @@ pub enum Node {
         min: u32,
         /// Most repetitions.
         max: Option<u32>,
+        /// Written with `!`: stopping before `max` is allowed only where no further
+        /// repetition is possible.
+        maximal: bool,
         /// The quantifier's span.
         span: Span,
     },
@@ -423,9 +426,12 @@ fn rule_name(r: &Rule) -> String {
         Rule::alternation | Rule::sequence | Rule::repeated | Rule::definition | Rule::atom => {
             "a leg"
         }
-        Rule::quantifier | Rule::optional | Rule::star | Rule::plus | Rule::bounds => {
-            "a quantifier"
-        }
+        Rule::quantifier
+        | Rule::optional
+        | Rule::star
+        | Rule::plus
+        | Rule::bounds
+        | Rule::maximal => "a quantifier",
         Rule::group => "`(`",
         Rule::condition => "`at(region)`",
         Rule::fragment => "a fragment name",
@@ -483,7 +489,7 @@ fn repeated(pair: Pair<'_, Rule>) -> Node {
     match inner.next() {
         None => node,
         Some(q) => {
-            let span = Span::of(&q);
+            let mut span = Span::of(&q);
             let q = q.into_inner().next().expect("quantifier kind");
             let (min, max) = match q.as_rule() {
                 Rule::optional => (0, Some(1)),
@@ -498,10 +504,19 @@ fn repeated(pair: Pair<'_, Rule>) -> Node {
                     }
                 }
             };
+            // The span of a maximal repetition's quantifier takes in its `!`.
+            let maximal = match inner.next() {
+                Some(m) if m.as_rule() == Rule::maximal => {
+                    span.end = Span::of(&m).end;
+                    true
+                }
+                _ => false,
+            };
             Node::Repeat {
                 node: Box::new(node),
                 min,
                 max,
+                maximal,
                 span,
             }
         }
@@ -662,7 +677,17 @@ mod tests {
             Node::Seq(v, _) => {
                 format!("seq({})", v.iter().map(shape).collect::<Vec<_>>().join(" "))
             }
-            Node::Repeat { node, min, max, .. } => format!("{}{{{min},{max:?}}}", shape(node)),
+            Node::Repeat {
+                node,
+                min,
+                max,
+                maximal,
+                ..
+            } => format!(
+                "{}{{{min},{max:?}}}{}",
+                shape(node),
+                if *maximal { "!" } else { "" }
+            ),
             Node::At(r) => format!("at:{}", r.text),
             Node::Fragment(f) => format!("use:{}", f.text),
             Node::Leg(l) => format!("{}/{}d/{}m", l.kind.keyword(), l.dirs.len(), l.mods.len()),

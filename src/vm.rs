@@ -220,6 +220,8 @@ pub struct Machine {
     sorted: Vec<Cell>,
     goal: Goal,
     found: bool,
+    /// Per mark of a maximal repetition: how many times a path passed it in this run.
+    marks: Vec<u32>,
 }
 
 impl Machine {
@@ -388,12 +390,15 @@ impl Machine {
         }
         self.prepare(pos, from);
         let piece = &rules.pieces[kind.index()];
+        let prog = match mode {
+            Mode::Moves => &piece.moves,
+            Mode::Range => &piece.range,
+            Mode::Attack => &piece.attacks,
+        };
+        self.marks.clear();
+        self.marks.resize(usize::from(prog.marks), 0);
         let cx = Ctx {
-            prog: match mode {
-                Mode::Moves => &piece.moves,
-                Mode::Range => &piece.range,
-                Mode::Attack => &piece.attacks,
-            },
+            prog,
             links: &rules.links,
             regions: &rules.regions,
             collectable: rules.collectable,
@@ -468,6 +473,27 @@ impl Machine {
                         return;
                     }
                     pc = b as usize;
+                }
+                Op::Greedy(a, b, m) if !self.walking => {
+                    let before = self.marks[m as usize];
+                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    if self.stopping() || self.marks[m as usize] != before {
+                        return;
+                    }
+                    pc = b as usize;
+                }
+                // A walk explores a superset of the paths, so both ways.
+                Op::Greedy(a, b, _) => {
+                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    if self.stopping() {
+                        return;
+                    }
+                    pc = b as usize;
+                }
+                Op::Mark(m) => {
+                    let k = &mut self.marks[m as usize];
+                    *k = k.wrapping_add(1);
+                    pc += 1;
                 }
                 Op::Goto(t) => pc = t as usize,
                 Op::At(r) => {
@@ -697,11 +723,14 @@ impl Machine {
             }
             Some(pc) => {
                 self.visited[t.index()] = true;
-                let prune = match self.pruning {
-                    Pruning::Auto => self.work > PRUNE_AFTER,
-                    Pruning::Always => true,
-                    Pruning::Never => false,
-                };
+                // A skipped state would not pass the marks of maximal repetitions, so their
+                // programs are never pruned (the work budget still bounds them).
+                let prune = cx.prog.marks == 0
+                    && match self.pruning {
+                        Pruning::Auto => self.work > PRUNE_AFTER,
+                        Pruning::Always => true,
+                        Pruning::Never => false,
+                    };
                 if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
                     self.run(cx, out, pc, t, term, fx, capleg);
                 }

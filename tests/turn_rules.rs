@@ -272,3 +272,83 @@ position = "5/5/5/1m3/M3m w"
     let at_end = dests(&board("[turn]\ncaptured-leave = \"end-of-turn\""));
     assert_eq!(at_end, ["b3", "b4", "c2", "c4", "d2", "d3", "d4"]);
 }
+
+/// A 6x6 board; the man jumps an adjacent enemy to the cell beyond and takes it. White M on
+/// a1; black men on a2, b2 and d4.
+fn chain_board(moves: &str) -> Ruleset {
+    let text = format!(
+        r##"
+[game]
+name = "Chains"
+
+[board]
+files = ["a", "b", "c", "d", "e", "f"]
+ranks = 6
+mask = """
+######
+######
+######
+######
+######
+######
+"""
+
+[pieces.man]
+letter = "M"
+moves = "{moves}"
+
+[setup]
+position = "6/6/3m2/6/mm4/M5 w"
+"##
+    );
+    Ruleset::from_source("chains.toml", &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+fn destinations(r: &Ruleset) -> Vec<String> {
+    let mut v: Vec<String> = Game::start(r)
+        .legal_turns()
+        .unwrap()
+        .iter()
+        .map(|t| r.topo.name(t.to.unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+// From a1: over b2 to c3, then over d4 to e5 (nothing further from e5); over a2 to a3, then
+// over b2 (still there on that path) to c1 (nothing further from c1). A chain that may stop
+// anywhere ends on c3, e5, a3 or c1 (4); a maximal one only where it cannot go on: e5, c1.
+
+#[test]
+fn b16_chains_may_stop_anywhere_by_default() {
+    let r = chain_board("(jump(all) over(enemy) take)+");
+    assert_eq!(destinations(&r), ["a3", "c1", "c3", "e5"]);
+}
+
+#[test]
+fn maximal_chain_goes_on_while_it_can() {
+    let r = chain_board("(jump(all) over(enemy) take)+!");
+    assert_eq!(destinations(&r), ["c1", "e5"]);
+    // `*!` is the same here (zero jumps is no move at all).
+    let r = chain_board("(jump(all) over(enemy) take)*!");
+    assert_eq!(destinations(&r), ["c1", "e5"]);
+}
+
+#[test]
+fn maximal_bounded_chain_stops_at_its_bound_or_where_it_cannot_go_on() {
+    // Exactly one jump: c3, a3.
+    let r = chain_board("(jump(all) over(enemy) take){1,1}");
+    assert_eq!(destinations(&r), ["a3", "c3"]);
+    // At most two jumps, maximal: stops on its bound even where a third jump were possible,
+    // and never after one (both first jumps can go on).
+    let r = chain_board("(jump(all) over(enemy) take){1,2}!");
+    assert_eq!(destinations(&r), ["c1", "e5"]);
+    // A step, then a jump whenever one is possible. The only free step from a1 is b1 (a2 and
+    // b2 hold men). From b1 the man can jump b2 to b3 (a2 lies diagonally, its far side off
+    // the board), so the maximal form must go on to b3; the plain one may also stop on b1.
+    let r = chain_board("step(all) (jump(all) over(enemy) take)?!");
+    assert_eq!(destinations(&r), ["b3"]);
+    let r = chain_board("step(all) (jump(all) over(enemy) take)?");
+    assert_eq!(destinations(&r), ["b1", "b3"]);
+}

@@ -42,14 +42,21 @@ fn op_count(n: &Node) -> usize {
             .iter()
             .map(|x| op_count(x).saturating_add(2))
             .fold(0, usize::saturating_add),
-        Node::Repeat { node, min, max, .. } => {
+        Node::Repeat {
+            node,
+            min,
+            max,
+            maximal,
+            ..
+        } => {
             let body = op_count(node);
             let min = (*min).min(MAX_BOUND) as usize;
+            let mark = usize::from(*maximal);
             let extra = match max {
-                None => body.saturating_add(2),
+                None => body.saturating_add(2 + mark),
                 Some(m) => ((*m).min(MAX_BOUND) as usize)
                     .saturating_sub(min)
-                    .saturating_mul(body.saturating_add(1)),
+                    .saturating_mul(body.saturating_add(1 + mark)),
             };
             body.saturating_mul(min).saturating_add(extra)
         }
@@ -144,6 +151,12 @@ pub enum Op {
     Accept,
     /// Stop this path.
     End,
+    /// A maximal repetition's choice point: explore the first target (one more repetition);
+    /// continue at the second (stop repeating) only if no path from the first reached the
+    /// mark, that is, only if no further repetition was possible.
+    Greedy(u32, u32, u16),
+    /// One repetition of a maximal repetition is complete: counts an arrival at the mark.
+    Mark(u16),
 }
 
 /// The compiled form of one definition.
@@ -157,6 +170,9 @@ pub struct Program {
     pub chains: bool,
     /// Whether every path has at most one leg (region conditions aside).
     pub single_leg: bool,
+    /// How many maximal repetitions (`+!`, `*!`, …) the program has: their marks are
+    /// numbered from 0.
+    pub marks: u16,
 }
 
 /// Names the compiler resolves, in declaration order.
@@ -308,6 +324,7 @@ struct Emitter<'c, 'a> {
     legs: Vec<LegCode>,
     errors: Vec<CompileError>,
     chains: bool,
+    marks: u16,
 }
 
 fn err(span: Span, code: Code, message: String, label: &str, help: String) -> CompileError {
@@ -436,6 +453,7 @@ impl<'a> Compiler<'a> {
                 legs: Vec::new(),
                 chains: false,
                 single_leg: true,
+                marks: 0,
             });
         }
         let node = if alts.len() == 1 {
@@ -455,6 +473,7 @@ impl<'a> Compiler<'a> {
             legs: Vec::new(),
             errors: Vec::new(),
             chains: false,
+            marks: 0,
         };
         e.check_loops(node);
         let size = op_count(node);
@@ -506,6 +525,7 @@ impl<'a> Compiler<'a> {
                 legs: e.legs,
                 chains: e.chains,
                 single_leg: at_most_one_leg(node),
+                marks: e.marks,
             })
         } else {
             Err(e.errors)
@@ -549,9 +569,19 @@ impl Emitter<'_, '_> {
                 node,
                 min,
                 max,
+                maximal,
                 span,
             } => {
                 self.check_loops(node);
+                if *maximal && *max == Some(*min) {
+                    self.errors.push(err(
+                        *span,
+                        Code::BadBounds,
+                        format!("a repetition of exactly {min} never stops early, so `!` changes nothing"),
+                        "`!` on a fixed count",
+                        format!("remove the `!`, or allow fewer repetitions: `{{0,{min}}}!`"),
+                    ));
+                }
                 if let Some(m) = max {
                     if m < min {
                         self.errors.push(err(
@@ -629,19 +659,40 @@ impl Emitter<'_, '_> {
                     self.ops[g] = Op::Goto(end);
                 }
             }
-            Node::Repeat { node, min, max, .. } => {
+            Node::Repeat {
+                node,
+                min,
+                max,
+                maximal,
+                ..
+            } => {
                 let min = (*min).min(MAX_BOUND);
                 for _ in 0..min {
                     self.node(node);
                 }
+                // A maximal repetition numbers a mark that each completed repetition passes.
+                let mark = if *maximal {
+                    let m = self.marks;
+                    self.marks = self.marks.saturating_add(1);
+                    Some(m)
+                } else {
+                    None
+                };
+                let choice = |a: u32, b: u32| match mark {
+                    Some(m) => Op::Greedy(a, b, m),
+                    None => Op::Split(a, b),
+                };
                 match max {
                     None => {
                         let top = self.ops.len();
                         self.ops.push(Op::Split(0, 0));
                         self.node(node);
+                        if let Some(m) = mark {
+                            self.ops.push(Op::Mark(m));
+                        }
                         self.ops.push(Op::Goto(top as u32));
                         let end = self.ops.len() as u32;
-                        self.ops[top] = Op::Split(top as u32 + 1, end);
+                        self.ops[top] = choice(top as u32 + 1, end);
                     }
                     Some(m) => {
                         let m = (*m).clamp(min, MAX_BOUND);
@@ -650,10 +701,13 @@ impl Emitter<'_, '_> {
                             splits.push(self.ops.len());
                             self.ops.push(Op::Split(0, 0));
                             self.node(node);
+                            if let Some(k) = mark {
+                                self.ops.push(Op::Mark(k));
+                            }
                         }
                         let end = self.ops.len() as u32;
                         for s in splits {
-                            self.ops[s] = Op::Split(s as u32 + 1, end);
+                            self.ops[s] = choice(s as u32 + 1, end);
                         }
                     }
                 }
@@ -1136,6 +1190,8 @@ impl Program {
                 Op::Emit(l) => writeln!(out, "{pc:4}  emit   L{l}"),
                 Op::Leg(l) => writeln!(out, "{pc:4}  leg    L{l}"),
                 Op::Split(a, b) => writeln!(out, "{pc:4}  split  {a}, {b}"),
+                Op::Greedy(a, b, m) => writeln!(out, "{pc:4}  greedy {a}, {b} (M{m})"),
+                Op::Mark(m) => writeln!(out, "{pc:4}  mark   M{m}"),
                 Op::Goto(t) => writeln!(out, "{pc:4}  goto   {t}"),
                 Op::At(r) => writeln!(
                     out,

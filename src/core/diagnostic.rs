@@ -66,7 +66,7 @@ codes! {
     UnknownPath => "unknown_path": "A `via` path shape that does not exist.",
     UnknownFragment => "unknown_fragment": "A fragment named but not declared above its use.",
     BadOffset => "bad_offset": "An offset out of range.",
-    BadBounds => "bad_bounds": "Repetition bounds that are reversed or too large.",
+    BadBounds => "bad_bounds": "Repetition bounds that are reversed or too large, or `!` on a fixed count.",
     BadModifier => "bad_modifier": "A modifier the leg kind does not take.",
     DuplicateModifier => "duplicate_modifier": "A modifier given twice.",
     BadCapture => "bad_capture": "A capture filter that names no enemy piece.",
