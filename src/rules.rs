@@ -154,6 +154,9 @@ pub struct TurnRules {
     /// Whether pieces taken in a chain leave the board at the end of the turn (they stay in
     /// the way until then and cannot be taken twice) instead of at once (B-16).
     pub captured_leave_at_end: bool,
+    /// Whether a chain may come back to a cell it passed once it has taken a piece since
+    /// (instead of never, B-16). It still may not end on its origin.
+    pub revisit_after_capture: bool,
 }
 
 /// Which kinds of turn a piece has: a plain move, a move then stones, stones without moving.
@@ -187,6 +190,7 @@ impl Default for TurnRules {
             capture_compulsory: false,
             most_captures: false,
             captured_leave_at_end: false,
+            revisit_after_capture: false,
         }
     }
 }

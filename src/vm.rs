@@ -109,6 +109,8 @@ struct Ctx<'a> {
     /// Whether a piece taken in a chain leaves the board at once (else at the end of the turn:
     /// it stays in the way and cannot be taken again).
     leave_at_once: bool,
+    /// Whether a path may come back to a cell once it has taken a piece since it was there.
+    revisit: bool,
 }
 
 /// Landings one run may make before the search starts pruning states whose every possible
@@ -206,7 +208,9 @@ pub struct Machine {
     open: rustc_hash::FxHashMap<WalkState, usize>,
     runaway: Option<Runaway>,
     cells: Vec<Occupant>,
-    visited: Vec<bool>,
+    /// Per cell: 0 if the path has not passed it, else one more than the number of pieces the
+    /// path had taken when it last got there.
+    visited: Vec<u32>,
     caps: Vec<Cell>,
     stamp: Vec<u32>,
     slot: Vec<u32>,
@@ -263,8 +267,8 @@ impl Machine {
         self.cells.extend_from_slice(&pos.cells);
         self.cells[from.index()] = Occupant::EMPTY;
         self.visited.clear();
-        self.visited.resize(n, false);
-        self.visited[from.index()] = true;
+        self.visited.resize(n, 0);
+        self.visited[from.index()] = 1;
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();
@@ -406,6 +410,7 @@ impl Machine {
             mode,
             origin: from,
             leave_at_once: !rules.turn.captured_leave_at_end,
+            revisit: rules.turn.revisit_after_capture,
         };
         self.run(&cx, out, 0, from, false, StoneEffect::None, false);
         if self.halt && self.runaway.is_none() {
@@ -424,9 +429,11 @@ impl Machine {
     #[inline]
     fn is_visited(&self, cx: &Ctx<'_>, c: Cell) -> bool {
         if self.free {
-            c == cx.origin
+            !cx.revisit && c == cx.origin
         } else {
-            self.visited[c.index()]
+            let v = self.visited[c.index()];
+            // With revisits, a cell is closed only until the path takes another piece.
+            v != 0 && (!cx.revisit || v as usize == self.caps.len() + 1)
         }
     }
 
@@ -722,7 +729,12 @@ impl Machine {
                 }
             }
             Some(pc) => {
-                self.visited[t.index()] = true;
+                let was = self.visited[t.index()];
+                // Captured pieces stay far below `u32::MAX` (see `accept`).
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.visited[t.index()] = self.caps.len() as u32 + 1;
+                }
                 // A skipped state would not pass the marks of maximal repetitions, so their
                 // programs are never pruned (the work budget still bounds them).
                 let prune = cx.prog.marks == 0
@@ -734,7 +746,7 @@ impl Machine {
                 if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
                     self.run(cx, out, pc, t, term, fx, capleg);
                 }
-                self.visited[t.index()] = false;
+                self.visited[t.index()] = was;
             }
         }
         if captured {

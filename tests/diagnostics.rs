@@ -174,5 +174,6 @@ broken!(extends_unknown, ["extends"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);
+broken!(chain_revisits, ["turn"]);
 broken!(maximal_fixed, ["bad_bounds"]);
 broken!(occupy_by, ["unknown_piece"]);

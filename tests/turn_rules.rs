@@ -352,3 +352,101 @@ fn maximal_bounded_chain_stops_at_its_bound_or_where_it_cannot_go_on() {
     let r = chain_board("step(all) (jump(all) over(enemy) take)?");
     assert_eq!(destinations(&r), ["b1", "b3"]);
 }
+
+/// A 5x5 board; the man jumps orthogonally over an adjacent enemy and takes it. White M on
+/// e3; black men on d3, c4, b5, a4, b3 and c2: around the square c3-c5-a5-a3 the chain can
+/// run either way and come back to c3.
+fn loop_board(moves: &str, turn: &str) -> Ruleset {
+    let text = format!(
+        r##"
+[game]
+name = "Loop"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 5
+mask = """
+#####
+#####
+#####
+#####
+#####
+"""
+
+[pieces.man]
+letter = "M"
+moves = "{moves}"
+
+{turn}
+
+[setup]
+position = "1m3/m1m2/1m1mM/2m2/5 w"
+"##
+    );
+    Ruleset::from_source("loop.toml", &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+/// Each turn as its destination and the number of pieces it takes, sorted.
+fn landings(r: &Ruleset) -> Vec<(String, usize)> {
+    let mut v: Vec<(String, usize)> = Game::start(r)
+        .legal_turns()
+        .unwrap()
+        .iter()
+        .map(|t| (r.topo.name(t.to.unwrap()), t.captures.len()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn own(v: &[(&str, usize)]) -> Vec<(String, usize)> {
+    v.iter().map(|&(c, n)| (c.to_string(), n)).collect()
+}
+
+// The only first jump is over d3 to c3. From c3: over c4 to c5, over b5 to a5, over a4 to a3,
+// and there b3 leads back into c3; or the other way round: over b3 to a3, a4 to a5, b5 to c5,
+// and there c4 leads back into c3; or over c2 to c1 (nothing beyond). Never revisiting:
+// c3 (1), c5 (2), a5 (3), a3 (4) one way; a3 (2), a5 (3), c5 (4) the other; c1 (2): 8.
+// Revisiting after a capture adds c3 with 5 taken (both ways take the same five: one option)
+// and then c1 over c2 with all 6: 10.
+
+#[test]
+fn b16_a_chain_never_revisits_a_cell_by_default() {
+    let r = loop_board("(jump(orthogonal) over(enemy) take)+", "");
+    let want = [
+        ("a3", 2),
+        ("a3", 4),
+        ("a5", 3),
+        ("a5", 3),
+        ("c1", 2),
+        ("c3", 1),
+        ("c5", 2),
+        ("c5", 4),
+    ];
+    assert_eq!(landings(&r), own(&want));
+}
+
+#[test]
+fn chain_revisits_after_capture_come_back_through_a_cell() {
+    let turn = "[turn]\nchain-revisits = \"after-capture\"";
+    let r = loop_board("(jump(orthogonal) over(enemy) take)+", turn);
+    let want = [
+        ("a3", 2),
+        ("a3", 4),
+        ("a5", 3),
+        ("a5", 3),
+        ("c1", 2),
+        ("c1", 6),
+        ("c3", 1),
+        ("c3", 5),
+        ("c5", 2),
+        ("c5", 4),
+    ];
+    assert_eq!(landings(&r), own(&want));
+    // With a maximal chain: the loop must be run and then the jump to c1 taken (6), or c2
+    // jumped at once (2); never revisiting, the loop ends on a3 or c5 (4 each).
+    let r = loop_board("(jump(orthogonal) over(enemy) take)+!", turn);
+    assert_eq!(landings(&r), own(&[("c1", 2), ("c1", 6)]));
+    let r = loop_board("(jump(orthogonal) over(enemy) take)+!", "");
+    assert_eq!(landings(&r), own(&[("a3", 4), ("c1", 2), ("c5", 4)]));
+}

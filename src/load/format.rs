@@ -89,6 +89,8 @@ pub struct TurnDef {
     pub most_captures: Option<Spanned<bool>>,
     /// `at-once` (default) or `end-of-turn`: when pieces taken in a chain leave the board.
     pub captured_leave: Option<Spanned<String>>,
+    /// `never` (default) or `after-capture`: whether a chain may come back to a cell.
+    pub chain_revisits: Option<Spanned<String>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.

@@ -1323,6 +1323,19 @@ impl<'s> Loader<'s> {
                 ),
             }
         }
+        if let Some(c) = &def.turn.chain_revisits {
+            match c.get_ref().as_str() {
+                "never" => {}
+                "after-capture" => t.revisit_after_capture = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `chain-revisits`"),
+                    "not never or after-capture",
+                    "write \"never\" (the default, B-16) or \"after-capture\"",
+                ),
+            }
+        }
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions

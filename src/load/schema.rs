@@ -85,6 +85,7 @@ const TURN: &[Key] = &[
     ("compulsory", Shape::Strs, false),
     ("most-captures", Shape::Bool, false),
     ("captured-leave", Shape::Str, false),
+    ("chain-revisits", Shape::Str, false),
 ];
 const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
 const CASTLING: &[Key] = &[
