@@ -21,6 +21,10 @@ pub struct Position {
     pub castling: u32,
     /// The cell a two-step pawn passed over in the previous turn.
     pub ep: Option<Cell>,
+    /// The piece that passed over `ep`, when it moved along a line other than its file
+    /// (set in play; read from text it is derived from the board, see
+    /// [`crate::play::ep_victim`]).
+    pub ep_victim: Option<Cell>,
     /// Turns since the last capture or pawn move.
     pub halfmove: u32,
     /// The move number (starts at 1, grows after Black's turn).
@@ -43,6 +47,7 @@ impl Position {
             taboo: None,
             castling: 0,
             ep: None,
+            ep_victim: None,
             halfmove: 0,
             fullmove: 1,
         }

@@ -70,6 +70,9 @@ pub struct PieceKind {
     pub royal: bool,
     /// Takes part in en passant.
     pub en_passant: bool,
+    /// Its two-cell moves along any straight line (diagonals included) leave an en-passant
+    /// cell, not only those along its file.
+    pub en_passant_any_line: bool,
     /// Own region of promotion, and the kinds it may become.
     pub promotion: Option<(RegionId, Vec<PieceKindId>)>,
 }

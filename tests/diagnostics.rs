@@ -174,6 +174,7 @@ broken!(extends_unknown, ["extends"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);
+broken!(en_passant, ["en_passant", "en_passant"]);
 broken!(chain_revisits, ["turn"]);
 broken!(maximal_fixed, ["bad_bounds"]);
 broken!(occupy_by, ["unknown_piece"]);

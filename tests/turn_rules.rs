@@ -450,3 +450,119 @@ fn chain_revisits_after_capture_come_back_through_a_cell() {
     let r = loop_board("(jump(orthogonal) over(enemy) take)+!", "");
     assert_eq!(landings(&r), own(&[("a3", 4), ("c1", 2), ("c5", 4)]));
 }
+
+/// A 5x5 board; the runner goes one or two cells forward or forward-diagonally and captures
+/// one cell forward-diagonally, and takes part in en passant. White runner on a3, Black
+/// runner on a5; Black to move. `extra` adds pieces in position text (rank 3 and below).
+fn runner_board(lines: &str, rank3: &str) -> Ruleset {
+    let text = format!(
+        r##"
+[game]
+name = "Runners"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 5
+mask = """
+#####
+#####
+#####
+#####
+#####
+"""
+
+[pieces.runner]
+letter = "R"
+moves = "ride(forward, forward-diagonal) dist(1..2) | step(forward-diagonal) capture-only"
+en-passant = true
+{lines}
+
+[notation]
+fields = ["en-passant"]
+
+[setup]
+position = "r4/5/{rank3}/5/5 b -"
+"##
+    );
+    Ruleset::from_source("runners.toml", &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+/// Black plays a5-c3 (passing b4); White's turns after it, as text.
+fn after_diagonal_two_step(r: &Ruleset) -> (Game<'_>, Vec<String>) {
+    let mut g = Game::start(r);
+    let a5 = r.topo.parse_cell("a5").unwrap();
+    let c3 = r.topo.parse_cell("c3").unwrap();
+    let t = g
+        .legal_turns()
+        .unwrap()
+        .into_iter()
+        .find(|t| t.from == a5 && t.to == Some(c3))
+        .expect("a5-c3 is a turn");
+    g.play(&t);
+    let mut v: Vec<String> = g
+        .legal_turns()
+        .unwrap()
+        .iter()
+        .map(|t| bulwark::text::turn_text(r, t))
+        .collect();
+    v.sort();
+    (g, v)
+}
+
+// White's runner on a3: a4, a5 (forward, one or two), b4, c5 (forward-diagonal, one or two;
+// nothing to capture on b4): 4. After a5-c3 along a diagonal, en passant onto b4 taking c3
+// is a fifth turn only when two-cell diagonal moves count.
+
+#[test]
+fn en_passant_after_a_two_cell_file_move_only_by_default() {
+    let r = runner_board("", "R4");
+    let (_, turns) = after_diagonal_two_step(&r);
+    assert_eq!(turns.len(), 4, "{turns:?}");
+}
+
+#[test]
+fn en_passant_after_any_two_cell_straight_move() {
+    let r = runner_board("en-passant-lines = \"any\"", "R4");
+    let (mut g, turns) = after_diagonal_two_step(&r);
+    assert_eq!(turns.len(), 5, "{turns:?}");
+    let b4 = r.topo.parse_cell("b4").unwrap();
+    let c3 = r.topo.parse_cell("c3").unwrap();
+    let ep: Vec<_> = g
+        .legal_turns()
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.captures == [c3])
+        .collect();
+    assert_eq!(ep.len(), 1);
+    assert_eq!(ep[0].to, Some(b4));
+    // Written as text and read back, the passed cell and the piece that passed are the same.
+    let text = bulwark::text::write_position(&r, g.pos());
+    let back = bulwark::text::parse_position(&r, &text).unwrap();
+    assert_eq!(back.ep, Some(b4));
+    assert_eq!(bulwark::play::ep_victim(&r, &back), Some(c3));
+}
+
+#[test]
+fn en_passant_victim_is_the_piece_that_passed_even_with_another_candidate() {
+    // A second black runner on b3 (its file origin b5 empty) could also have passed b4.
+    let r = runner_board("en-passant-lines = \"any\"", "Rr3");
+    let (mut g, _) = after_diagonal_two_step(&r);
+    let b3 = r.topo.parse_cell("b3").unwrap();
+    let c3 = r.topo.parse_cell("c3").unwrap();
+    let takes: Vec<Vec<_>> = g
+        .legal_turns()
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.to == r.topo.parse_cell("b4").ok())
+        .map(|t| t.captures)
+        .collect();
+    // Onto b4: the plain move is taken up by nothing (b4 is empty); en passant takes c3,
+    // never b3.
+    assert!(takes.contains(&vec![c3]), "{takes:?}");
+    assert!(!takes.iter().any(|c| c.contains(&b3)), "{takes:?}");
+    // Position text names only the passed cell: with two pieces that could have passed it,
+    // it is refused rather than guessed.
+    let text = bulwark::text::write_position(&r, g.pos());
+    assert!(bulwark::text::parse_position(&r, &text).is_err(), "{text}");
+}

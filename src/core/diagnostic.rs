@@ -59,6 +59,7 @@ codes! {
     DuplicateLetter => "duplicate_letter": "Two piece kinds with one letter.",
     StonesPerTurn => "stones_per_turn": "A number of stones per turn out of range.",
     Promotion => "promotion": "A promotion that names no region or no piece.",
+    EnPassant => "en_passant": "An `en-passant-lines` that is not known, or on a piece without `en-passant`.",
     UnknownPiece => "unknown_piece": "A piece kind named but not declared.",
     UnknownOccupant => "unknown_occupant": "A filter name that is no piece, stone or class.",
     UnknownDirection => "unknown_direction": "A direction that is not built in or declared.",

@@ -218,6 +218,8 @@ pub struct PieceDef {
     /// A two-cell straight move leaves an en-passant cell behind; its captures may take there.
     #[serde(default)]
     pub en_passant: bool,
+    /// `file` (default) or `any`: which two-cell straight moves leave an en-passant cell.
+    pub en_passant_lines: Option<Spanned<String>>,
     /// The own region where it must promote.
     pub promotes_in: Option<Spanned<String>>,
     /// Piece kinds it may promote to.

@@ -629,11 +629,44 @@ impl<'s> Loader<'s> {
                     removes: Vec::new(),
                     royal: p.royal,
                     en_passant: p.en_passant,
+                    en_passant_any_line: self.en_passant_lines(p),
                     promotion: None,
                 });
             }
         }
         pieces
+    }
+
+    /// Whether a piece's two-cell moves along any straight line leave an en-passant cell
+    /// (`en-passant-lines = "any"`) rather than only those along its file.
+    fn en_passant_lines(&mut self, p: &PieceDef) -> bool {
+        let Some(lines) = &p.en_passant_lines else {
+            return false;
+        };
+        let any = match lines.get_ref().as_str() {
+            "file" => false,
+            "any" => true,
+            other => {
+                self.problem(
+                    Code::EnPassant,
+                    span_of(lines),
+                    format!("`{other}` is not a setting of `en-passant-lines`"),
+                    "not file or any",
+                    "write \"file\" (the default: two-cell moves along the file) or \"any\" (any straight line, diagonals included)",
+                );
+                return false;
+            }
+        };
+        if !p.en_passant {
+            self.problem(
+                Code::EnPassant,
+                span_of(lines),
+                "`en-passant-lines` on a piece that does not take part in en passant",
+                "no `en-passant = true` on this piece",
+                "add `en-passant = true` to the piece, or remove this line",
+            );
+        }
+        any
     }
 
     /// The starting position, read and checked against the rules.

@@ -59,6 +59,7 @@ const PIECE: &[Key] = &[
     ("removes", Shape::Strs, false),
     ("royal", Shape::Bool, false),
     ("en-passant", Shape::Bool, false),
+    ("en-passant-lines", Shape::Str, false),
     ("promotes-in", Shape::Str, false),
     ("promotes-to", Shape::Strs, false),
     ("turns", Shape::Strs, false),

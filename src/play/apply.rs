@@ -64,6 +64,7 @@ pub fn apply_turn(
 ) {
     let side = pos.side;
     let mut ep = None;
+    let mut ep_victim = None;
     let mut reset_clock = false;
     if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell))
         && let Some((_, k)) = piece.as_piece()
@@ -71,11 +72,17 @@ pub fn apply_turn(
         let kind = &rules.pieces[k.index()];
         reset_clock = kind.en_passant || kind.promotion.is_some();
         if kind.en_passant {
-            // A two-cell move along its file leaves the passed cell open to en passant.
+            // A two-cell move along its file (or any straight line) leaves the passed cell
+            // open to en passant.
             let topo = &rules.topo;
             ep = topo.between(t.from, to).filter(|&m| {
-                topo.ahead(t.from, side, 1) == Some(m) || topo.ahead(t.from, side, -1) == Some(m)
+                kind.en_passant_any_line
+                    || topo.ahead(t.from, side, 1) == Some(m)
+                    || topo.ahead(t.from, side, -1) == Some(m)
             });
+            if kind.en_passant_any_line && ep.is_some() {
+                ep_victim = Some(to);
+            }
         }
     }
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
@@ -122,6 +129,7 @@ pub fn apply_turn(
         pos.fullmove = pos.fullmove.saturating_add(1);
     }
     pos.ep = ep;
+    pos.ep_victim = ep_victim;
     pos.taboo = taboo;
     pos.side = side.opponent();
 }

@@ -59,7 +59,7 @@ impl Unplayable {
                 to_move.opponent()
             ),
             Unplayable::EnPassant(c) => format!(
-                "the en-passant cell {} is not one the side that just moved passed over with a two-cell step: it must be empty, with that side's en-passant piece just beyond it and an empty cell behind it",
+                "the en-passant cell {} is not one the side that just moved passed over with a two-cell step: it must be empty, with exactly one of that side's en-passant pieces just beyond it and an empty cell behind it",
                 rules.topo.name(*c)
             ),
         }
@@ -98,18 +98,55 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
             return Err(Unplayable::OpponentInCheck { to_move: pos.side });
         }
     }
-    if let Some(target) = pos.ep {
-        // The opponent passed over `target` towards the side to move: its piece stands just
-        // behind the target as the side to move sees it, and the cell it came from beyond.
-        let victim = topo.ahead(target, pos.side, -1);
-        let origin = topo.ahead(target, pos.side, 1);
-        let victim_ok = victim.is_some_and(|v| {
-            matches!(pos.at(v).as_piece(), Some((s, k)) if s != pos.side && rules.pieces[k.index()].en_passant)
-        });
-        if !pos.at(target).is_empty() || !victim_ok || !origin.is_some_and(|o| pos.at(o).is_empty())
-        {
-            return Err(Unplayable::EnPassant(target));
-        }
+    if let Some(target) = pos.ep
+        && (!pos.at(target).is_empty() || ep_victim(rules, pos).is_none())
+    {
+        return Err(Unplayable::EnPassant(target));
     }
     Ok(())
+}
+
+/// The piece that passed over the en-passant cell: the one recorded in play, or else the
+/// only enemy en-passant piece next to the cell that can have come over it (for a piece
+/// with `en-passant-lines = "file"` only along its file, as the side to move sees it: just
+/// behind the cell; the cell it came from, beyond, empty). `None` when there is no such
+/// piece, or more than one.
+pub fn ep_victim(rules: &Ruleset, pos: &Position) -> Option<Cell> {
+    let target = pos.ep?;
+    if pos.ep_victim.is_some() {
+        return pos.ep_victim;
+    }
+    let topo = &rules.topo;
+    let mut found = None;
+    for d in [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ] {
+        let (Some(v), Some(o)) = (topo.offset(target, d), topo.offset(target, (-d.0, -d.1))) else {
+            continue;
+        };
+        let Some((s, k)) = pos.at(v).as_piece() else {
+            continue;
+        };
+        let kind = &rules.pieces[k.index()];
+        let along_file = topo.ahead(target, pos.side, -1) == Some(v);
+        if s == pos.side
+            || !kind.en_passant
+            || !(along_file || kind.en_passant_any_line)
+            || !pos.at(o).is_empty()
+        {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(v);
+    }
+    found
 }

@@ -19,6 +19,7 @@ pub struct Undo {
     supplies: BySide<Vec<u32>>,
     taboo: Option<Cell>,
     ep: Option<Cell>,
+    ep_victim: Option<Cell>,
     castling: u32,
     halfmove: u32,
     fullmove: u32,
@@ -121,6 +122,7 @@ impl<'r> Game<'r> {
             supplies: self.pos.supplies.clone(),
             taboo: self.pos.taboo,
             ep: self.pos.ep,
+            ep_victim: self.pos.ep_victim,
             castling: self.pos.castling,
             halfmove: self.pos.halfmove,
             fullmove: self.pos.fullmove,
@@ -182,6 +184,7 @@ impl<'r> Game<'r> {
         self.pos.supplies = u.supplies;
         self.pos.taboo = u.taboo;
         self.pos.ep = u.ep;
+        self.pos.ep_victim = u.ep_victim;
         self.pos.castling = u.castling;
         self.pos.halfmove = u.halfmove;
         self.pos.fullmove = u.fullmove;

@@ -10,6 +10,7 @@ use crate::rules::Verdict;
 use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
+use super::check::ep_victim;
 use super::outcome::{Outcome, Reason, static_outcome};
 use super::placement::{PlaceEffect, placement};
 use super::turn::{Step, TurnView};
@@ -139,9 +140,8 @@ impl Core {
             // piece that passed over it.
             if piece.en_passant
                 && let Some(target) = pos.ep
-                && let Some(victim) = rules.topo.ahead(target, side, -1)
                 && pos.at(target).is_empty()
-                && matches!(pos.at(victim).as_piece(), Some((vs, vk)) if vs != side && rules.pieces[vk.index()].en_passant)
+                && let Some(victim) = ep_victim(rules, pos)
             {
                 let mut probe = pos.clone();
                 probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);

@@ -18,7 +18,7 @@ mod turn;
 
 pub use crate::compile::zobrist::Zobrist;
 pub use apply::apply_turn;
-pub use check::{Unplayable, check_position};
+pub use check::{Unplayable, check_position, ep_victim};
 pub use game::{Game, Undo};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
