@@ -566,3 +566,29 @@ fn en_passant_victim_is_the_piece_that_passed_even_with_another_candidate() {
     let text = bulwark::text::write_position(&r, g.pos());
     assert!(bulwark::text::parse_position(&r, &text).is_err(), "{text}");
 }
+
+/// The rules in words (the players' rulebook) say which turn settings the file changes, and
+/// say nothing of those left at their defaults.
+#[test]
+fn the_rules_in_words_name_the_changed_turn_settings() {
+    let turn_words = |r: &Ruleset| -> String {
+        bulwark::view::words::rules_in_words(r)
+            .into_iter()
+            .find(|(h, _)| h == "The turn")
+            .map(|(_, t)| t)
+            .unwrap()
+    };
+    let plain = turn_words(&men(""));
+    assert!(!plain.contains("must capture"), "{plain}");
+    let changed = turn_words(&men(
+        "[turn]\ncompulsory = [\"capture\"]\nmost-captures = true\ncaptured-leave = \"end-of-turn\"\nchain-revisits = \"after-capture\"",
+    ));
+    for words in [
+        "the turn must capture",
+        "only those taking the most pieces",
+        "stay on their cells until the turn ends",
+        "pass a cell again",
+    ] {
+        assert!(changed.contains(words), "{words}: {changed}");
+    }
+}

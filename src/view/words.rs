@@ -38,6 +38,49 @@ fn capitalised(s: &str) -> String {
     })
 }
 
+/// Sentences for the `[turn]` settings that differ from their defaults (empty for none).
+fn turn_settings(t: &crate::rules::TurnRules) -> String {
+    let mut s = String::new();
+    let sh = t.shapes;
+    if sh != crate::rules::Shapes::default() {
+        let kinds: Vec<&str> = [
+            (sh.moves, "moving"),
+            (sh.move_then_stone, "moving then placing stones"),
+            (sh.stone_only, "placing stones without moving"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|&(_, k)| k)
+        .collect();
+        s.push_str(&format!(
+            " Unless a piece says otherwise, the only kinds of turn are: {}.",
+            kinds.join("; ")
+        ));
+    }
+    if t.stone_after_move_compulsory {
+        s.push_str(" A piece that moves must then place a stone when it can.");
+    }
+    if t.capture_compulsory {
+        s.push_str(" When a turn can capture, the turn must capture.");
+    }
+    if t.most_captures {
+        s.push_str(" Of the turns that capture, only those taking the most pieces may be played.");
+    }
+    if t.captured_leave_at_end {
+        s.push_str(
+            " Pieces taken during a chain stay on their cells until the turn ends: they stay in \
+             the way and cannot be taken twice.",
+        );
+    }
+    if t.revisit_after_capture {
+        s.push_str(
+            " A chain may pass a cell again once it has taken a piece since it was there, but \
+             may not end where it started.",
+        );
+    }
+    s
+}
+
 /// Paragraphs (plain text) describing the variant's rules.
 #[allow(clippy::too_many_lines)] // one paragraph after another, in the order a player reads
 pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
@@ -117,6 +160,7 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
         ));
     }
     turn.push_str(". Passing is not a turn.");
+    turn.push_str(&turn_settings(&rules.turn));
     out.push(("The turn".into(), turn));
     // Stones.
     if !rules.stones.is_empty() {
