@@ -170,6 +170,57 @@ fn most_captures_keeps_only_the_longest_chains() {
     assert_eq!(Game::new(&r, pos).unwrap().perft(1), 1);
 }
 
+/// Every setting of the whole turn written out at its default value.
+const EXPLICIT_DEFAULTS: &str = r#"
+[turn]
+shapes = ["move", "move-then-stone", "stone"]
+stone-after-move = "optional"
+compulsory = []
+most-captures = false
+captured-leave = "at-once"
+chain-revisits = "never"
+"#;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Writing every turn setting at its default changes no legal turn of Bollwerk 178, chess
+    /// or xiangqi along random playouts (and the chess pawn's `en-passant-lines = "file"`).
+    #[test]
+    fn explicit_defaults_change_no_turn_of_the_bundled_games(
+        choices in proptest::collection::vec(proptest::prelude::any::<usize>(), 1..6),
+    ) {
+        for name in ["bollwerk178", "chess", "xiangqi"] {
+            let plain = Ruleset::load_named(name).unwrap();
+            let mut text = format!("extends = \"{name}\"\n{EXPLICIT_DEFAULTS}");
+            if name == "chess" {
+                text.push_str("\n[pieces.pawn]\nen-passant-lines = \"file\"\n");
+            }
+            let explicit = Ruleset::from_source("explicit.toml", &text)
+                .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)));
+            let (mut a, mut b) = (Game::start(&plain), Game::start(&explicit));
+            for &c in &choices {
+                let ta = a.legal_turns().unwrap();
+                let tb = b.legal_turns().unwrap();
+                let words = |r: &Ruleset, ts: &[bulwark::Turn]| -> Vec<String> {
+                    let mut v: Vec<String> = ts.iter().map(|t| bulwark::text::turn_text(r, t)).collect();
+                    v.sort();
+                    v
+                };
+                proptest::prop_assert_eq!(words(&plain, &ta), words(&explicit, &tb), "{}", name);
+                if ta.is_empty() {
+                    break;
+                }
+                let chosen = &ta[c % ta.len()];
+                let same = bulwark::text::turn_text(&plain, chosen);
+                let twin = tb.iter().find(|t| bulwark::text::turn_text(&explicit, t) == same).unwrap();
+                a.play(chosen);
+                b.play(twin);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_defaults_leave_the_bundled_games_unchanged() {
     // Published and locked counts (tests/perft/*.perft): the settings' defaults change nothing.
