@@ -12,6 +12,19 @@
 
 pub use crate::core::Side;
 
+/// The eight vectors to a cell's neighbours (orthogonal and diagonal), clockwise from
+/// forward as White sees it.
+pub const NEIGHBOURS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
 /// An existing cell of a board: a dense index, numbered rank by rank from the lowest rank and,
 /// within a rank, from the lowest file. Boards have at most [`MAX_CELLS`] cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -5,23 +5,25 @@
 
 use bulwark::{Game, Ruleset};
 
+/// The `[game]` and `[board]` tables of an `n`×`n` board with every cell, files from `a`.
+fn square_board(name: &str, n: u8) -> String {
+    let files: Vec<String> = (b'a'..b'a' + n)
+        .map(|f| format!("\"{}\"", f as char))
+        .collect();
+    let row = "#".repeat(n.into());
+    let mask = vec![row; n.into()].join("\n");
+    format!(
+        "[game]\nname = \"{name}\"\n\n[board]\nfiles = [{}]\nranks = {n}\nmask = \"\"\"\n{mask}\n\"\"\"\n",
+        files.join(", ")
+    )
+}
+
 /// A 4x4 board; `P` moves one orthogonal step and places a wall (1 in supply) within one
 /// orthogonal step of where it stands. White P on b2, Black p on d4 (out of the way).
 fn placer(turn: &str, piece_turns: &str) -> Ruleset {
     let text = format!(
         r##"
-[game]
-name = "Placer"
-
-[board]
-files = ["a", "b", "c", "d"]
-ranks = 4
-mask = """
-####
-####
-####
-####
-"""
+{header}
 
 [stones.wall]
 symbol = "#"
@@ -37,7 +39,8 @@ moves = "step(orthogonal)"
 
 [setup]
 position = "3p/4/1P2/4 w"
-"##
+"##,
+        header = square_board("Placer", 4)
     );
     Ruleset::from_source("placer.toml", &text)
         .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
@@ -96,19 +99,7 @@ fn a_compulsory_stone_after_a_move() {
 fn men(turn: &str) -> Ruleset {
     let text = format!(
         r##"
-[game]
-name = "Men"
-
-[board]
-files = ["a", "b", "c", "d", "e"]
-ranks = 5
-mask = """
-#####
-#####
-#####
-#####
-#####
-"""
+{header}
 
 [pieces.man]
 letter = "M"
@@ -118,7 +109,8 @@ moves = "step(forward-diagonal) | ( jump(forward-diagonal) over(enemy) take )+"
 
 [setup]
 position = "5/3m1/5/1m3/M3m w"
-"##
+"##,
+        header = square_board("Men", 5)
     );
     Ruleset::from_source("men.toml", &text)
         .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
@@ -279,19 +271,7 @@ fn taken_pieces_leave_at_once_or_at_the_end_of_the_turn() {
     let board = |turn: &str| {
         let text = format!(
             r##"
-[game]
-name = "Leave"
-
-[board]
-files = ["a", "b", "c", "d", "e"]
-ranks = 5
-mask = """
-#####
-#####
-#####
-#####
-#####
-"""
+{header}
 
 [pieces.man]
 letter = "M"
@@ -301,7 +281,8 @@ moves = "jump(all) over(enemy) take step(all)"
 
 [setup]
 position = "5/5/5/1m3/M3m w"
-"##
+"##,
+            header = square_board("Leave", 5)
         );
         Ruleset::from_source("leave.toml", &text).unwrap()
     };
@@ -329,20 +310,7 @@ position = "5/5/5/1m3/M3m w"
 fn chain_board(moves: &str) -> Ruleset {
     let text = format!(
         r##"
-[game]
-name = "Chains"
-
-[board]
-files = ["a", "b", "c", "d", "e", "f"]
-ranks = 6
-mask = """
-######
-######
-######
-######
-######
-######
-"""
+{header}
 
 [pieces.man]
 letter = "M"
@@ -350,7 +318,8 @@ moves = "{moves}"
 
 [setup]
 position = "6/6/3m2/6/mm4/M5 w"
-"##
+"##,
+        header = square_board("Chains", 6)
     );
     Ruleset::from_source("chains.toml", &text)
         .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
@@ -410,19 +379,7 @@ fn maximal_bounded_chain_stops_at_its_bound_or_where_it_cannot_go_on() {
 fn loop_board(moves: &str, turn: &str) -> Ruleset {
     let text = format!(
         r##"
-[game]
-name = "Loop"
-
-[board]
-files = ["a", "b", "c", "d", "e"]
-ranks = 5
-mask = """
-#####
-#####
-#####
-#####
-#####
-"""
+{header}
 
 [pieces.man]
 letter = "M"
@@ -432,7 +389,8 @@ moves = "{moves}"
 
 [setup]
 position = "1m3/m1m2/1m1mM/2m2/5 w"
-"##
+"##,
+        header = square_board("Loop", 5)
     );
     Ruleset::from_source("loop.toml", &text)
         .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
@@ -508,19 +466,7 @@ fn chain_revisits_after_capture_come_back_through_a_cell() {
 fn runner_board(lines: &str, rank3: &str) -> Ruleset {
     let text = format!(
         r##"
-[game]
-name = "Runners"
-
-[board]
-files = ["a", "b", "c", "d", "e"]
-ranks = 5
-mask = """
-#####
-#####
-#####
-#####
-#####
-"""
+{header}
 
 [pieces.runner]
 letter = "R"
@@ -533,7 +479,8 @@ fields = ["en-passant"]
 
 [setup]
 position = "r4/5/{rank3}/5/5 b -"
-"##
+"##,
+        header = square_board("Runners", 5)
     );
     Ruleset::from_source("runners.toml", &text)
         .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))

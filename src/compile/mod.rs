@@ -205,19 +205,7 @@ pub const BUILTIN_DIRECTIONS: &[(&str, &[(i8, i8)])] = &[
     ("diagonal", &[(1, 1), (1, -1), (-1, -1), (-1, 1)]),
     ("forward-diagonal", &[(-1, 1), (1, 1)]),
     ("backward-diagonal", &[(-1, -1), (1, -1)]),
-    (
-        "all",
-        &[
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-        ],
-    ),
+    ("all", &crate::board::NEIGHBOURS),
     (
         "knight",
         &[

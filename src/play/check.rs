@@ -118,16 +118,7 @@ pub fn ep_victim(rules: &Ruleset, pos: &Position) -> Option<Cell> {
     }
     let topo = &rules.topo;
     let mut found = None;
-    for d in [
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-    ] {
+    for d in crate::board::NEIGHBOURS {
         let (Some(v), Some(o)) = (topo.offset(target, d), topo.offset(target, (-d.0, -d.1))) else {
             continue;
         };
