@@ -5,6 +5,17 @@
 
 use bulwark::{Game, Ruleset};
 
+/// A variant on an `n`×`n` board whose one piece kind, the man (`M`), moves by `moves`; the
+/// `turn` text is added as it is.
+fn men_variant(name: &str, n: u8, moves: &str, turn: &str, position: &str) -> Ruleset {
+    let text = format!(
+        "{}\n[pieces.man]\nletter = \"M\"\nmoves = \"{moves}\"\n\n{turn}\n\n[setup]\nposition = \"{position}\"\n",
+        square_board(name, n)
+    );
+    Ruleset::from_source(&format!("{}.toml", name.to_lowercase()), &text)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
 /// The `[game]` and `[board]` tables of an `n`×`n` board with every cell, files from `a`.
 fn square_board(name: &str, n: u8) -> String {
     let files: Vec<String> = (b'a'..b'a' + n)
@@ -97,23 +108,13 @@ fn a_compulsory_stone_after_a_move() {
 /// A 5x5 board; the man steps diagonally forward, or jumps a chain over enemy men, taking
 /// them. White a1; Black b2 and d4 (jumpable in a row), e1 (a Black man out of reach).
 fn men(turn: &str) -> Ruleset {
-    let text = format!(
-        r##"
-{header}
-
-[pieces.man]
-letter = "M"
-moves = "step(forward-diagonal) | ( jump(forward-diagonal) over(enemy) take )+"
-
-{turn}
-
-[setup]
-position = "5/3m1/5/1m3/M3m w"
-"##,
-        header = square_board("Men", 5)
-    );
-    Ruleset::from_source("men.toml", &text)
-        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+    men_variant(
+        "Men",
+        5,
+        "step(forward-diagonal) | ( jump(forward-diagonal) over(enemy) take )+",
+        turn,
+        "5/3m1/5/1m3/M3m w",
+    )
 }
 
 fn turns(r: &Ruleset) -> Vec<String> {
@@ -269,22 +270,13 @@ fn a_goal_region_counts_only_the_named_kinds() {
 #[test]
 fn taken_pieces_leave_at_once_or_at_the_end_of_the_turn() {
     let board = |turn: &str| {
-        let text = format!(
-            r##"
-{header}
-
-[pieces.man]
-letter = "M"
-moves = "jump(all) over(enemy) take step(all)"
-
-{turn}
-
-[setup]
-position = "5/5/5/1m3/M3m w"
-"##,
-            header = square_board("Leave", 5)
-        );
-        Ruleset::from_source("leave.toml", &text).unwrap()
+        men_variant(
+            "Leave",
+            5,
+            "jump(all) over(enemy) take step(all)",
+            turn,
+            "5/5/5/1m3/M3m w",
+        )
     };
     let dests = |r: &Ruleset| -> Vec<String> {
         let mut v: Vec<String> = Game::start(r)
@@ -308,21 +300,7 @@ position = "5/5/5/1m3/M3m w"
 /// A 6x6 board; the man jumps an adjacent enemy to the cell beyond and takes it. White M on
 /// a1; black men on a2, b2 and d4.
 fn chain_board(moves: &str) -> Ruleset {
-    let text = format!(
-        r##"
-{header}
-
-[pieces.man]
-letter = "M"
-moves = "{moves}"
-
-[setup]
-position = "6/6/3m2/6/mm4/M5 w"
-"##,
-        header = square_board("Chains", 6)
-    );
-    Ruleset::from_source("chains.toml", &text)
-        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+    men_variant("Chains", 6, moves, "", "6/6/3m2/6/mm4/M5 w")
 }
 
 fn destinations(r: &Ruleset) -> Vec<String> {
@@ -377,23 +355,7 @@ fn maximal_bounded_chain_stops_at_its_bound_or_where_it_cannot_go_on() {
 /// e3; black men on d3, c4, b5, a4, b3 and c2: around the square c3-c5-a5-a3 the chain can
 /// run either way and come back to c3.
 fn loop_board(moves: &str, turn: &str) -> Ruleset {
-    let text = format!(
-        r##"
-{header}
-
-[pieces.man]
-letter = "M"
-moves = "{moves}"
-
-{turn}
-
-[setup]
-position = "1m3/m1m2/1m1mM/2m2/5 w"
-"##,
-        header = square_board("Loop", 5)
-    );
-    Ruleset::from_source("loop.toml", &text)
-        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+    men_variant("Loop", 5, moves, turn, "1m3/m1m2/1m1mM/2m2/5 w")
 }
 
 /// Each turn as its destination and the number of pieces it takes, sorted.
