@@ -485,6 +485,14 @@ fn en_passant_after_a_two_cell_file_move_only_by_default() {
 fn en_passant_after_any_two_cell_straight_move() {
     let r = runner_board("en-passant-lines = \"any\"", "R4");
     let (mut g, turns) = after_diagonal_two_step(&r);
+    let words: String = bulwark::view::words::rules_in_words(&r)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        words.contains("along any straight line, diagonals included"),
+        "{words}"
+    );
     assert_eq!(turns.len(), 5, "{turns:?}");
     let b4 = r.topo.parse_cell("b4").unwrap();
     let c3 = r.topo.parse_cell("c3").unwrap();

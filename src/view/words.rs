@@ -274,6 +274,23 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             "A {} that moves two cells may be taken en passant on the cell it passed",
             join_with(&ep, "or")
         ));
+        let any: Vec<String> = rules
+            .pieces
+            .iter()
+            .filter(|p| p.en_passant && p.en_passant_any_line)
+            .map(|p| p.name.clone())
+            .collect();
+        if !any.is_empty() {
+            special.push(format!(
+                "For a {}, that is two cells along any straight line, diagonals included{}",
+                join_with(&any, "or"),
+                if any.len() < ep.len() {
+                    "; for the others only along their file"
+                } else {
+                    ""
+                }
+            ));
+        }
     }
     for p in &rules.pieces {
         if let Some((r, to)) = &p.promotion {
