@@ -454,10 +454,9 @@ impl Machine {
         capleg: bool,
     ) {
         if self.walking {
-            let mut caps = self.caps.clone();
-            caps.sort_unstable();
             let id = self.walk_id;
-            if self.seen.insert((pc, cur, term, fx, capleg, caps), id) == Some(id) {
+            let key = self.walk_state(pc, cur, term, fx, capleg);
+            if self.seen.insert(key, id) == Some(id) {
                 return;
             }
         }
@@ -474,13 +473,6 @@ impl Machine {
                     }
                     return;
                 }
-                Op::Split(a, b) => {
-                    self.run(cx, out, a as usize, cur, term, fx, capleg);
-                    if self.stopping() {
-                        return;
-                    }
-                    pc = b as usize;
-                }
                 Op::Greedy(a, b, m) if !self.walking => {
                     let before = self.marks[m as usize];
                     self.run(cx, out, a as usize, cur, term, fx, capleg);
@@ -489,8 +481,8 @@ impl Machine {
                     }
                     pc = b as usize;
                 }
-                // A walk explores a superset of the paths, so both ways.
-                Op::Greedy(a, b, _) => {
+                // A walk explores a superset of the paths, so a maximal repetition both ways.
+                Op::Split(a, b) | Op::Greedy(a, b, _) => {
                     self.run(cx, out, a as usize, cur, term, fx, capleg);
                     if self.stopping() {
                         return;
@@ -754,6 +746,21 @@ impl Machine {
         }
     }
 
+    /// The state a walk is keyed by: the op, the cell, the flags and the captured cells
+    /// (sorted, so the order they were taken in does not matter).
+    fn walk_state(
+        &self,
+        pc: usize,
+        cur: Cell,
+        term: bool,
+        fx: StoneEffect,
+        capleg: bool,
+    ) -> WalkState {
+        let mut caps = self.caps.clone();
+        caps.sort_unstable();
+        (pc, cur, term, fx, capleg, caps)
+    }
+
     /// Whether exploring the state can add nothing (see [`Machine::saturated`]): first asked
     /// of a walk that ignores the visited cells (its answer holds for every later arrival at
     /// the same state, so it is remembered), then of one that respects them.
@@ -768,9 +775,7 @@ impl Machine {
         fx: StoneEffect,
         capleg: bool,
     ) -> bool {
-        let mut caps = self.caps.clone();
-        caps.sort_unstable();
-        let key = (pc, cur, term, fx, capleg, caps);
+        let key = self.walk_state(pc, cur, term, fx, capleg);
         if self.dead.contains(&key) {
             return true;
         }

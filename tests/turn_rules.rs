@@ -424,7 +424,8 @@ fn chain_revisits_after_capture_come_back_through_a_cell() {
 
 /// A 5x5 board; the runner goes one or two cells forward or forward-diagonally and captures
 /// one cell forward-diagonally, and takes part in en passant. White runner on a3, Black
-/// runner on a5; Black to move. `extra` adds pieces in position text (rank 3 and below).
+/// runner on a5; Black to move. `rank3` is rank 3 in position text (White's runner and any
+/// other piece there).
 fn runner_board(lines: &str, rank3: &str) -> Ruleset {
     let text = format!(
         r##"
