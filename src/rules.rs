@@ -73,8 +73,90 @@ pub struct PieceKind {
     /// Its two-cell moves along any straight line (diagonals included) leave an en-passant
     /// cell, not only those along its file.
     pub en_passant_any_line: bool,
-    /// Own region of promotion, and the kinds it may become.
-    pub promotion: Option<(RegionId, Vec<PieceKindId>)>,
+    /// Its changes of kind on events (promotion is one: reaching a region).
+    pub changes: Vec<Change>,
+    /// How many pieces of this kind each side starts with off the board, when the kind is
+    /// counted in the reserve: a change into a reserve kind draws one from the side's reserve
+    /// and cannot happen when it has none. `None`: the kind is not counted (as many as wanted,
+    /// like chess's promotion pieces).
+    pub reserve: Option<u32>,
+}
+
+/// Most pieces of one kind a side's reserve may hold in a variant file or position text.
+pub const MAX_RESERVE: u32 = 1000;
+
+/// What sets off a change of kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// The piece ends its move in this region of its own side (`on = "reach"`), or only when
+    /// it comes into it from outside (`on = "enter"`).
+    Reach {
+        /// The region.
+        region: RegionId,
+        /// Only a move from outside the region counts.
+        enter: bool,
+    },
+    /// The piece captures a piece of one of these kinds (`on = "capture"`).
+    Capture(Vec<PieceKindId>),
+    /// After its move the piece itself attacks an enemy royal piece (`on = "check"`).
+    Check,
+}
+
+/// A change of kind: when `on` happens, the piece becomes one of `to` (a choice when there
+/// are several), drawing it from the reserve when that kind is counted there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The event.
+    pub on: Trigger,
+    /// The kinds it may become.
+    pub to: Vec<PieceKindId>,
+    /// Whether the player may decline it (a compulsory change still cannot happen when the
+    /// reserve has none of the kinds).
+    pub optional: bool,
+}
+
+/// Where a piece replaced by a change of kind goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Replaced {
+    /// Out of the game (W-5).
+    #[default]
+    Out,
+    /// Back into its side's reserve, when its kind is counted there.
+    Reserve,
+}
+
+/// The turn counter and what resets it (`[clock]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// A capture resets it.
+    pub reset_on_capture: bool,
+    /// A change of kind resets it.
+    pub reset_on_change: bool,
+    /// Any move of a piece of these kinds resets it.
+    pub reset_by: Vec<PieceKindId>,
+    /// When the counter reaches this many turns, the game ends with `at_limit`.
+    pub limit: Option<(u32, EndVerdict)>,
+}
+
+/// How the repetition of a position is treated (`[repetition]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repetition {
+    /// The turn that makes a position occur for this many times (with the same side to move,
+    /// the same hands, castling rights and en-passant cell)…
+    pub occurrence: u32,
+    /// … is illegal, or ends the game.
+    pub verdict: EndVerdict,
+}
+
+/// What a rule of the game's history does to the turn that sets it off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndVerdict {
+    /// The turn may not be played.
+    Illegal,
+    /// The game is drawn.
+    Draw,
+    /// The side that played it loses.
+    MoverLoses,
 }
 
 /// A position-text field after BOARD SIDE.
@@ -103,8 +185,9 @@ pub struct Castling {
     pub letter: char,
     /// Royal piece from, to.
     pub king: (Cell, Cell),
-    /// Partner from, to.
-    pub rook: (Cell, Cell),
+    /// Its partners (one in chess; W-12 has two), each from, to. All pieces are lifted before
+    /// any lands, so a destination may be another's start.
+    pub partners: Vec<(Cell, Cell)>,
     /// Must be empty.
     pub empty: Vec<Cell>,
     /// Must not be attacked.
@@ -271,12 +354,46 @@ pub struct Ruleset {
     pub castlings: Vec<Castling>,
     /// Whether any piece kind is royal.
     pub has_royals: bool,
+    /// Where a piece replaced by a change of kind goes.
+    pub replaced: Replaced,
+    /// The turn counter's resets and limit.
+    pub clock: Clock,
+    /// Repetition of positions, when the variant has a rule about it.
+    pub repetition: Option<Repetition>,
+    /// Whether the position text carries the reserve in brackets after the board (some piece
+    /// kind is counted in the reserve).
+    pub has_reserve: bool,
     /// Per piece kind: whether its attacks can be found backwards, by running its program
     /// from the attacked cell for the other side (plain symmetric leapers and riders).
     pub reversible: Vec<bool>,
 }
 
 impl Ruleset {
+    /// The index of a piece kind's reserve count in a side's hand (`Position::supplies`):
+    /// the hand holds the stone kinds first, then the piece kinds.
+    pub fn hand_slot(&self, k: PieceKindId) -> usize {
+        self.stones.len() + k.index()
+    }
+
+    /// Each side's hand at the start: the stone supplies, then the piece reserves (0 for a
+    /// kind not counted).
+    pub fn initial_hand(&self) -> Vec<u32> {
+        self.stones
+            .iter()
+            .map(|s| s.supply)
+            .chain(self.pieces.iter().map(|p| p.reserve.unwrap_or(0)))
+            .collect()
+    }
+
+    /// Whether `side` may have a piece of kind `k` by a change of kind in `pos`: the kind is
+    /// not counted in the reserve, or the reserve has one.
+    pub fn can_draw(&self, pos: &Position, side: Side, k: PieceKindId) -> bool {
+        self.pieces[k.index()].reserve.is_none()
+            || pos.supplies[side]
+                .get(self.hand_slot(k))
+                .is_some_and(|&n| n > 0)
+    }
+
     /// The names the compiler resolved, for listings.
     pub fn names_owned(&self) -> OwnedNames {
         OwnedNames {

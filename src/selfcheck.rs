@@ -26,10 +26,7 @@ pub fn variant_text(text: &str) -> Result<(), String> {
         .nth(rules.topo.len() / 2)
         .unwrap_or_default();
     for k in 0..rules.pieces.len() {
-        let mut pos = Position::empty(
-            rules.topo.len(),
-            rules.stones.iter().map(|s| s.supply).collect(),
-        );
+        let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
         pos.cells[centre.index()] = Occupant::piece(Side::White, crate::core::PieceKindId::new(k));
         match render::diagram(&rules, &pos, centre) {
             Ok(d) => {

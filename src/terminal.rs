@@ -190,20 +190,29 @@ fn touched(t: &bulwark::Turn) -> Vec<bulwark::Cell> {
     v
 }
 
-/// Each side's stones in supply, when the variant has stones.
+/// Each side's stones in supply and pieces in reserve, when the variant has them.
 fn supplies(rules: &Ruleset, pos: &Position) -> String {
-    if rules.stones.is_empty() {
-        return String::new();
-    }
     let mut s = String::new();
     for (side, supply) in pos.supplies.iter() {
-        let items: Vec<String> = rules
-            .stones
-            .iter()
-            .zip(supply)
-            .map(|(k, n)| format!("{}{n} {}", k.symbol, k.name))
-            .collect();
-        s.push_str(&format!("{side} supply: {}\n", items.join(", ")));
+        if !rules.stones.is_empty() {
+            let items: Vec<String> = rules
+                .stones
+                .iter()
+                .zip(supply)
+                .map(|(k, n)| format!("{}{n} {}", k.symbol, k.name))
+                .collect();
+            s.push_str(&format!("{side} supply: {}\n", items.join(", ")));
+        }
+        if rules.has_reserve {
+            let items: Vec<String> = rules
+                .pieces
+                .iter()
+                .zip(&supply[rules.stones.len()..])
+                .filter(|(p, _)| p.reserve.is_some())
+                .map(|(p, n)| format!("{n} {}", p.name))
+                .collect();
+            s.push_str(&format!("{side} reserve: {}\n", items.join(", ")));
+        }
     }
     s
 }

@@ -49,10 +49,7 @@ fn diagrams(rules: &Ruleset, root: &str) -> Vec<(String, String)> {
     let centre = rulebook::central_cell(rules);
     for (k, p) in rules.pieces.iter().enumerate() {
         let kind = bulwark::core::PieceKindId::new(k);
-        let mut pos = Position::empty(
-            rules.topo.len(),
-            rules.stones.iter().map(|s| s.supply).collect(),
-        );
+        let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
         pos.cells[centre.index()] = Occupant::piece(Side::White, kind);
         let d = view::diagram(rules, &pos, centre).unwrap();
         out.push((

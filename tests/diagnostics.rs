@@ -178,3 +178,32 @@ broken!(en_passant, ["en_passant", "en_passant"]);
 broken!(chain_revisits, ["turn"]);
 broken!(maximal_fixed, ["bad_bounds"]);
 broken!(occupy_by, ["unknown_piece"]);
+broken!(
+    change,
+    [
+        "change",
+        "change",
+        "change",
+        "change",
+        "unknown_piece",
+        "change",
+        "reserve"
+    ]
+);
+broken!(
+    history_rules,
+    [
+        "reserve",
+        "clock",
+        "unknown_piece",
+        "clock",
+        "clock",
+        "repetition",
+        "repetition"
+    ]
+);
+broken!(clock_verdict, ["clock", "repetition"]);
+broken!(
+    castling_partners,
+    ["castling", "castling", "castling", "castling"]
+);

@@ -45,6 +45,62 @@ pub struct VariantDef {
     /// `[[castling]]`.
     #[serde(default)]
     pub castling: Vec<CastlingDef>,
+    #[serde(default)]
+    pub reserve: ReserveDef,
+    #[serde(default)]
+    pub clock: ClockDef,
+    pub repetition: Option<RepetitionDef>,
+}
+
+/// `[reserve]`: what happens to pieces that leave the board.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ReserveDef {
+    /// Where a piece replaced by a change of kind goes: "out" or "reserve".
+    pub replaced: Option<Spanned<String>>,
+}
+
+/// `[clock]`: the turn counter's resets and limit.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ClockDef {
+    /// Events that reset it: "capture", "change".
+    pub reset_on: Option<Vec<Spanned<String>>>,
+    /// Piece kinds whose every move resets it.
+    #[serde(default)]
+    pub reset_by: Vec<Spanned<String>>,
+    /// The count that ends the game.
+    pub limit: Option<Spanned<i64>>,
+    /// What reaching the limit means: "draw" or "mover-loses".
+    pub at_limit: Option<Spanned<String>>,
+}
+
+/// `[repetition]`: the n-th occurrence of a position.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RepetitionDef {
+    /// Which occurrence counts (2: any repetition).
+    pub occurrence: Spanned<i64>,
+    /// "illegal", "draw" or "mover-loses".
+    pub verdict: Spanned<String>,
+}
+
+/// One change of kind of a piece.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ChangeDef {
+    /// "reach", "enter", "capture" or "check".
+    pub on: Spanned<String>,
+    /// For "reach" and "enter": the own region.
+    pub region: Option<Spanned<String>>,
+    /// For "capture": the kinds whose capture counts (empty: any).
+    #[serde(default)]
+    pub kinds: Vec<Spanned<String>>,
+    /// The kinds it may become.
+    pub to: Spanned<Vec<Spanned<String>>>,
+    /// Whether the player may decline.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 /// `[end]`: how the game ends (RULINGS B-60 … B-62).
@@ -115,9 +171,12 @@ pub struct CastlingDef {
     /// Destination of the royal piece.
     pub king_to: Spanned<String>,
     /// The partner's cell.
-    pub rook: Spanned<String>,
+    pub rook: Option<Spanned<String>>,
     /// Destination of the partner.
-    pub rook_to: Spanned<String>,
+    pub rook_to: Option<Spanned<String>>,
+    /// Further partners (or all of them), each "FROM-TO" (W-12 moves two).
+    #[serde(default)]
+    pub partners: Vec<Spanned<String>>,
     /// Cells that must be empty.
     pub empty: Spanned<String>,
     /// Cells that must not be attacked.
@@ -228,6 +287,11 @@ pub struct PieceDef {
     /// The kinds of turn this piece has, overriding `[turn] shapes`.
     #[serde(default)]
     pub turns: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Pieces of this kind each side starts with off the board (the kind is then counted).
+    pub reserve: Option<Spanned<i64>>,
+    /// Changes of kind on events.
+    #[serde(default)]
+    pub changes: Vec<ChangeDef>,
 }
 
 /// `[setup]`.

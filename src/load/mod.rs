@@ -386,13 +386,15 @@ impl<'s> Loader<'s> {
         self.actions(&def, &mut stones, &mut pieces, &region_ids);
         let end = self.end(&def, &region_ids);
         let turn = self.turn(&def);
-        self.promotions(&def, &mut pieces, &region_ids);
+        self.changes(&def, &mut pieces, &region_ids);
+        let (replaced, clock, repetition) = self.history_rules(&def);
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
         if self.has_errors() {
             return None;
         }
         let has_royals = pieces.iter().any(|p| p.royal);
+        let has_reserve = pieces.iter().any(|p| p.reserve.is_some());
         let all_enemies = Filter(
             PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
         );
@@ -400,8 +402,11 @@ impl<'s> Loader<'s> {
             .iter()
             .map(|p| compile::attacks_reverse(&p.attacks, &links, all_enemies))
             .collect();
-        let zobrist =
-            crate::compile::zobrist::Zobrist::new(topo.len(), stones.len(), castlings.len());
+        let zobrist = crate::compile::zobrist::Zobrist::new(
+            topo.len(),
+            stones.len() + pieces.len(),
+            castlings.len(),
+        );
         let piece_shapes = def
             .pieces
             .values()
@@ -433,6 +438,10 @@ impl<'s> Loader<'s> {
             castlings,
             has_royals,
             reversible,
+            replaced,
+            clock,
+            repetition,
+            has_reserve,
         };
         rules.setup = self.setup(&def, &rules)?;
         Some(rules)
@@ -630,7 +639,8 @@ impl<'s> Loader<'s> {
                     royal: p.royal,
                     en_passant: p.en_passant,
                     en_passant_any_line: self.en_passant_lines(p),
-                    promotion: None,
+                    changes: Vec::new(),
+                    reserve: None,
                 });
             }
         }
@@ -1479,42 +1489,271 @@ impl<'s> Loader<'s> {
         }
     }
 
-    fn promotions(&mut self, def: &VariantDef, pieces: &mut [PieceKind], regions: &[String]) {
+    /// Changes of kind: `promotes-in`/`promotes-to` (a compulsory change on reaching a
+    /// region) and the `changes` list; and each kind's `reserve`.
+    fn changes(&mut self, def: &VariantDef, pieces: &mut [PieceKind], regions: &[String]) {
         let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
-        for (p, (_, pd)) in def.pieces.iter().enumerate() {
-            let Some(r) = &pd.promotes_in else {
-                if let Some(first) = pd.promotes_to.first() {
-                    self.problem(Code::Promotion, span_of(first), "`promotes-to` needs `promotes-in`", "no promotion region", "name the own region where the piece promotes, e.g. promotes-in = \"last-rank\"");
-                }
-                continue;
-            };
-            let region = match regions.iter().position(|x| x == r.get_ref()) {
-                Some(i) => RegionId::new(i),
-                None => {
-                    self.problem(
-                        Code::UnknownRegion,
-                        span_of(r),
-                        format!("unknown region `{}`", r.get_ref()),
-                        "not a region",
-                        format!("known: {}", regions.join(", ")),
-                    );
-                    continue;
-                }
-            };
-            let to = self.kind_list(&pd.promotes_to, &ids, "piece");
-            if to.is_empty() {
-                self.problem(
-                    Code::Promotion,
+        let region = |this: &mut Self, r: &Spanned<String>| match regions
+            .iter()
+            .position(|x| x == r.get_ref())
+        {
+            Some(i) => Some(RegionId::new(i)),
+            None => {
+                this.problem(
+                    Code::UnknownRegion,
                     span_of(r),
-                    "a promotion needs `promotes-to`",
-                    "no choices",
-                    "list the piece kinds it may become",
+                    format!("unknown region `{}`", r.get_ref()),
+                    "not a region",
+                    format!("known: {}", regions.join(", ")),
                 );
+                None
+            }
+        };
+        for (p, (_, pd)) in def.pieces.iter().enumerate() {
+            let mut changes = Vec::new();
+            if let Some(n) = &pd.reserve {
+                let v = *n.get_ref();
+                if !(0..=i64::from(MAX_RESERVE)).contains(&v) {
+                    self.problem(
+                        Code::Reserve,
+                        span_of(n),
+                        format!("a reserve of {v} pieces"),
+                        "out of range",
+                        format!("write a count from 0 to {MAX_RESERVE}"),
+                    );
+                }
+            }
+            match &pd.promotes_in {
+                None => {
+                    if let Some(first) = pd.promotes_to.first() {
+                        self.problem(Code::Promotion, span_of(first), "`promotes-to` needs `promotes-in`", "no promotion region", "name the own region where the piece promotes, e.g. promotes-in = \"last-rank\"");
+                    }
+                }
+                Some(r) => {
+                    let reg = region(self, r);
+                    let to = self.kind_list(&pd.promotes_to, &ids, "piece");
+                    if to.is_empty() {
+                        self.problem(
+                            Code::Promotion,
+                            span_of(r),
+                            "a promotion needs `promotes-to`",
+                            "no choices",
+                            "list the piece kinds it may become",
+                        );
+                    }
+                    if let Some(reg) = reg {
+                        changes.push(Change {
+                            on: Trigger::Reach {
+                                region: reg,
+                                enter: false,
+                            },
+                            to: to.into_iter().map(PieceKindId::new).collect(),
+                            optional: false,
+                        });
+                    }
+                }
+            }
+            for c in &pd.changes {
+                let on = match c.on.get_ref().as_str() {
+                    e @ ("reach" | "enter") => match &c.region {
+                        Some(r) => region(self, r).map(|region| Trigger::Reach {
+                            region,
+                            enter: e == "enter",
+                        }),
+                        None => {
+                            self.problem(
+                                Code::Change,
+                                span_of(&c.on),
+                                format!("a change on `{e}` needs a `region`"),
+                                "which region?",
+                                "name the own region, e.g. region = \"last-rank\"",
+                            );
+                            None
+                        }
+                    },
+                    "capture" => Some(Trigger::Capture(
+                        self.kind_list(&c.kinds, &ids, "piece")
+                            .into_iter()
+                            .map(PieceKindId::new)
+                            .collect(),
+                    )),
+                    "check" => Some(Trigger::Check),
+                    other => {
+                        self.problem(
+                            Code::Change,
+                            span_of(&c.on),
+                            format!("`{other}` is not an event of a change of kind"),
+                            "unknown event",
+                            "write \"reach\" or \"enter\" (with a region), \"capture\" (with kinds) or \"check\"",
+                        );
+                        None
+                    }
+                };
+                if c.region.is_some() && matches!(c.on.get_ref().as_str(), "capture" | "check") {
+                    if let Some(r) = &c.region {
+                        self.problem(
+                            Code::Change,
+                            span_of(r),
+                            format!("a change on `{}` has no region", c.on.get_ref()),
+                            "not used",
+                            "only \"reach\" and \"enter\" take a region; remove it",
+                        );
+                    }
+                }
+                if !c.kinds.is_empty()
+                    && matches!(c.on.get_ref().as_str(), "reach" | "enter" | "check")
+                {
+                    self.problem(
+                        Code::Change,
+                        span_of(&c.kinds[0]),
+                        format!("a change on `{}` has no `kinds`", c.on.get_ref()),
+                        "not used",
+                        "only \"capture\" takes the kinds whose capture counts; remove it",
+                    );
+                }
+                let to = self.kind_list(c.to.get_ref(), &ids, "piece");
+                if c.to.get_ref().is_empty() {
+                    self.problem(
+                        Code::Change,
+                        span_of(&c.to),
+                        "a change of kind needs the kinds it may become",
+                        "empty",
+                        "list them, e.g. to = [\"queen\"]",
+                    );
+                }
+                if let Some(on) = on {
+                    changes.push(Change {
+                        on,
+                        to: to.into_iter().map(PieceKindId::new).collect(),
+                        optional: c.optional,
+                    });
+                }
             }
             if let Some(pk) = pieces.get_mut(p) {
-                pk.promotion = Some((region, to.into_iter().map(PieceKindId::new).collect()));
+                pk.changes = changes;
+                pk.reserve = pd
+                    .reserve
+                    .as_ref()
+                    .map(|n| u32::try_from(*n.get_ref()).unwrap_or(0).min(MAX_RESERVE));
             }
         }
+    }
+
+    /// `[reserve]`, `[clock]` and `[repetition]`.
+    fn history_rules(&mut self, def: &VariantDef) -> (Replaced, Clock, Option<Repetition>) {
+        let replaced = match def
+            .reserve
+            .replaced
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s))
+        {
+            None | Some(("out", _)) => Replaced::Out,
+            Some(("reserve", _)) => Replaced::Reserve,
+            Some((other, s)) => {
+                self.problem(
+                    Code::Reserve,
+                    span_of(s),
+                    format!("`{other}` is not a setting of `replaced`"),
+                    "not out or reserve",
+                    "write \"out\" (the replaced piece leaves the game) or \"reserve\" (it goes back to its side's reserve)",
+                );
+                Replaced::Out
+            }
+        };
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let c = &def.clock;
+        let mut clock = Clock {
+            reset_on_capture: c.reset_on.is_none(),
+            ..Clock::default()
+        };
+        for e in c.reset_on.iter().flatten() {
+            match e.get_ref().as_str() {
+                "capture" => clock.reset_on_capture = true,
+                "change" => clock.reset_on_change = true,
+                other => self.problem(
+                    Code::Clock,
+                    span_of(e),
+                    format!("`{other}` is not an event that resets the clock"),
+                    "unknown event",
+                    "write \"capture\" or \"change\"; list piece kinds whose moves reset it in `reset-by`",
+                ),
+            }
+        }
+        clock.reset_by = self
+            .kind_list(&c.reset_by, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect();
+        let verdict = |this: &mut Self, s: &Spanned<String>, illegal_ok: bool, code: Code| match s
+            .get_ref()
+            .as_str()
+        {
+            "draw" => Some(EndVerdict::Draw),
+            "mover-loses" => Some(EndVerdict::MoverLoses),
+            "illegal" if illegal_ok => Some(EndVerdict::Illegal),
+            other => {
+                this.problem(
+                    code,
+                    span_of(s),
+                    format!("`{other}` is not a verdict here"),
+                    "unknown verdict",
+                    if illegal_ok {
+                        "write \"illegal\", \"draw\" or \"mover-loses\""
+                    } else {
+                        "write \"draw\" or \"mover-loses\""
+                    },
+                );
+                None
+            }
+        };
+        match (&c.limit, &c.at_limit) {
+            (None, None) => {}
+            (Some(l), v) => {
+                let n = *l.get_ref();
+                if !(1..=i64::from(u32::MAX)).contains(&n) {
+                    self.problem(
+                        Code::Clock,
+                        span_of(l),
+                        format!("a clock limit of {n}"),
+                        "out of range",
+                        "write a number of turns from 1",
+                    );
+                }
+                let v = match v {
+                    Some(v) => verdict(self, v, false, Code::Clock),
+                    None => Some(EndVerdict::Draw),
+                };
+                if let Some(v) = v {
+                    clock.limit = Some((u32::try_from(n).unwrap_or(u32::MAX).max(1), v));
+                }
+            }
+            (None, Some(v)) => self.problem(
+                Code::Clock,
+                span_of(v),
+                "`at-limit` without a `limit`",
+                "no limit",
+                "add `limit = N` (turns without a reset) or remove this line",
+            ),
+        }
+        let repetition = def.repetition.as_ref().and_then(|r| {
+            let n = *r.occurrence.get_ref();
+            let v = verdict(self, &r.verdict, true, Code::Repetition);
+            if !(2..=1000).contains(&n) {
+                self.problem(
+                    Code::Repetition,
+                    span_of(&r.occurrence),
+                    format!("occurrence {n}"),
+                    "out of range",
+                    "a position repeats from its 2nd occurrence: write 2 (any repetition) up to 1000",
+                );
+                return None;
+            }
+            v.map(|verdict| Repetition {
+                occurrence: u32::try_from(n).unwrap_or(2),
+                verdict,
+            })
+        });
+        (replaced, clock, repetition)
     }
 
     fn fields(&mut self, def: &VariantDef, stones: bool) -> Vec<PositionField> {
@@ -1576,20 +1815,77 @@ impl<'s> Loader<'s> {
                     continue;
                 }
             };
-            let mut cells = Vec::new();
-            for s in [&c.king, &c.king_to, &c.rook, &c.rook_to] {
-                match t.parse_cell(s.get_ref()) {
-                    Ok(x) => cells.push(x),
-                    Err(e) => self.problem(
+            let cell = |this: &mut Self, s: &Spanned<String>, text: &str| match t
+                .parse_cell(text.trim())
+            {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    this.problem(
                         Code::Castling,
                         span_of(s),
                         e.to_string(),
                         "not a cell",
                         "name a cell of the board",
-                    ),
+                    );
+                    None
+                }
+            };
+            let king = (
+                cell(self, &c.king, c.king.get_ref()),
+                cell(self, &c.king_to, c.king_to.get_ref()),
+            );
+            let mut partners = Vec::new();
+            let mut bad = false;
+            match (&c.rook, &c.rook_to) {
+                (Some(r), Some(rt)) => {
+                    match (cell(self, r, r.get_ref()), cell(self, rt, rt.get_ref())) {
+                        (Some(a), Some(b)) => partners.push((a, b)),
+                        _ => bad = true,
+                    }
+                }
+                (None, None) => {}
+                (Some(s), None) | (None, Some(s)) => {
+                    self.problem(
+                        Code::Castling,
+                        span_of(s),
+                        "`rook` and `rook-to` go together",
+                        "half a partner",
+                        "give both the partner's cell and its destination, or list it in `partners` as \"FROM-TO\"",
+                    );
+                    bad = true;
                 }
             }
-            if cells.len() != 4 {
+            for p in &c.partners {
+                match p.get_ref().split_once('-') {
+                    Some((a, b)) => match (cell(self, p, a), cell(self, p, b)) {
+                        (Some(a), Some(b)) => partners.push((a, b)),
+                        _ => bad = true,
+                    },
+                    None => {
+                        self.problem(
+                            Code::Castling,
+                            span_of(p),
+                            format!("`{}` is not a partner's move", p.get_ref()),
+                            "not FROM-TO",
+                            "write the partner's cell and destination, e.g. \"a1-c1\"",
+                        );
+                        bad = true;
+                    }
+                }
+            }
+            if partners.is_empty() && !bad {
+                self.problem(
+                    Code::Castling,
+                    span_of(&c.king),
+                    "a castling without a partner",
+                    "the royal piece alone",
+                    "give `rook` and `rook-to`, or `partners = [\"FROM-TO\", …]`",
+                );
+            }
+            let (Some(k0), Some(k1)) = king else {
+                continue;
+            };
+            if bad || partners.is_empty() {
                 continue;
             }
             let empty = self.cell_list(t, &c.empty).iter().collect();
@@ -1598,8 +1894,8 @@ impl<'s> Loader<'s> {
             out.push(Castling {
                 side,
                 letter,
-                king: (cells[0], cells[1]),
-                rook: (cells[2], cells[3]),
+                king: (k0, k1),
+                partners,
                 empty,
                 safe,
             });

@@ -63,6 +63,26 @@ const PIECE: &[Key] = &[
     ("promotes-in", Shape::Str, false),
     ("promotes-to", Shape::Strs, false),
     ("turns", Shape::Strs, false),
+    ("reserve", Shape::Int, false),
+    ("changes", Shape::Tables(CHANGE), false),
+];
+const CHANGE: &[Key] = &[
+    ("on", Shape::Str, true),
+    ("region", Shape::Str, false),
+    ("kinds", Shape::Strs, false),
+    ("to", Shape::Strs, true),
+    ("optional", Shape::Bool, false),
+];
+const RESERVE: &[Key] = &[("replaced", Shape::Str, false)];
+const CLOCK: &[Key] = &[
+    ("reset-on", Shape::Strs, false),
+    ("reset-by", Shape::Strs, false),
+    ("limit", Shape::Int, false),
+    ("at-limit", Shape::Str, false),
+];
+const REPETITION: &[Key] = &[
+    ("occurrence", Shape::Int, true),
+    ("verdict", Shape::Str, true),
 ];
 const SETUP: &[Key] = &[("position", Shape::Str, true)];
 const ONLY: &[Key] = &[("region", Shape::Str, true), ("stones", Shape::Strs, true)];
@@ -94,8 +114,9 @@ const CASTLING: &[Key] = &[
     ("letter", Shape::Str, true),
     ("king", Shape::Str, true),
     ("king-to", Shape::Str, true),
-    ("rook", Shape::Str, true),
-    ("rook-to", Shape::Str, true),
+    ("rook", Shape::Str, false),
+    ("rook-to", Shape::Str, false),
+    ("partners", Shape::Strs, false),
     ("empty", Shape::Str, true),
     ("safe", Shape::Str, true),
 ];
@@ -119,6 +140,9 @@ const TOP: &[Key] = &[
     ("turn", Shape::Table(TURN), false),
     ("notation", Shape::Table(NOTATION), false),
     ("castling", Shape::Tables(CASTLING), false),
+    ("reserve", Shape::Table(RESERVE), false),
+    ("clock", Shape::Table(CLOCK), false),
+    ("repetition", Shape::Table(REPETITION), false),
 ];
 
 /// A schema problem: span, message, label, help.

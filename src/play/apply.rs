@@ -5,15 +5,15 @@ use crate::board::Cell;
 use crate::core::{Occupant, Side};
 use crate::position::Position;
 use crate::rules::PositionField;
-use crate::rules::Ruleset;
+use crate::rules::{Replaced, Ruleset};
 use crate::vm::StoneEffect;
 
 use super::turn::TurnView;
 
 /// Moves the pieces of a turn's movement, reporting every cell change (cell, old, new): lifts
-/// the mover and a castling partner (both before either lands: the king's destination may be
-/// its partner's start cell), removes the captured pieces, collects a stone on the
-/// destination, lands the mover (promoted, if it promotes) and the partner. Returns the mover
+/// the mover and its castling partners (all before any lands: the king's destination may be
+/// a partner's start cell), removes the captured pieces, collects a stone on the
+/// destination, lands the mover (as its new kind, if it changes) and the partners. Returns the mover
 /// as it stood before, or `None` for a turn without movement. Nothing else changes: stones,
 /// side, counters and rights are [`apply_turn`]'s.
 pub(crate) fn move_pieces(
@@ -32,12 +32,16 @@ pub(crate) fn move_pieces(
         }
     };
     let piece = pos.at(t.from);
-    let partner = t.castle.map(|i| {
-        let c = &rules.castlings[i as usize];
-        (c.rook, pos.at(c.rook.0))
+    // A castling's partners, lifted with the mover before anything lands.
+    let partners: Vec<((Cell, Cell), Occupant)> = t.castle.map_or_else(Vec::new, |i| {
+        rules.castlings[i as usize]
+            .partners
+            .iter()
+            .map(|&(a, b)| ((a, b), pos.at(a)))
+            .collect()
     });
     set(pos, t.from, Occupant::EMPTY);
-    if let Some(((start, _), _)) = partner {
+    for &((start, _), _) in &partners {
         set(pos, start, Occupant::EMPTY);
     }
     for &c in t.captures {
@@ -49,7 +53,7 @@ pub(crate) fn move_pieces(
     }
     let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
     set(pos, to, arriving);
-    if let Some(((_, dest), p)) = partner {
+    for &((_, dest), p) in &partners {
         set(pos, dest, p);
     }
     Some(piece)
@@ -65,12 +69,26 @@ pub fn apply_turn(
     let side = pos.side;
     let mut ep = None;
     let mut ep_victim = None;
-    let mut reset_clock = false;
+    let clock = &rules.clock;
+    let mut reset_clock = (clock.reset_on_capture && !t.captures.is_empty())
+        || (clock.reset_on_change && t.promote.is_some());
     if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell))
         && let Some((_, k)) = piece.as_piece()
     {
         let kind = &rules.pieces[k.index()];
-        reset_clock = kind.en_passant || kind.promotion.is_some();
+        reset_clock |= clock.reset_by.contains(&k);
+        if let Some(new) = t.promote {
+            // A change of kind draws the new piece from the reserve when its kind is counted
+            // there, and sends the replaced one back when the variant says so.
+            if rules.pieces[new.index()].reserve.is_some() {
+                let n = &mut pos.supplies[side][rules.hand_slot(new)];
+                *n = n.saturating_sub(1);
+            }
+            if rules.replaced == Replaced::Reserve && kind.reserve.is_some() {
+                let n = &mut pos.supplies[side][rules.hand_slot(k)];
+                *n = n.saturating_add(1);
+            }
+        }
         if kind.en_passant {
             // A two-cell move along its file (or any straight line) leaves the passed cell
             // open to en passant.
@@ -112,14 +130,14 @@ pub fn apply_turn(
         let touched =
             |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
         for (i, c) in rules.castlings.iter().enumerate() {
-            if touched(c.king.0) || touched(c.rook.0) {
+            if touched(c.king.0) || c.partners.iter().any(|&(a, _)| touched(a)) {
                 pos.castling &= !(1 << i);
             }
         }
     }
     // Counters are kept only by variants whose position text carries them.
-    if rules.fields.contains(&PositionField::Halfmove) {
-        pos.halfmove = if reset_clock || !t.captures.is_empty() {
+    if rules.fields.contains(&PositionField::Halfmove) || rules.clock.limit.is_some() {
+        pos.halfmove = if reset_clock {
             0
         } else {
             pos.halfmove.saturating_add(1)

@@ -15,7 +15,7 @@ pub enum Unplayable {
     WrongSize {
         /// Its cells.
         cells: usize,
-        /// Its stone kinds.
+        /// Its hand's kinds (stone kinds, then piece kinds).
         stones: usize,
     },
     /// A variant with royal pieces needs exactly one a side.
@@ -39,10 +39,10 @@ impl Unplayable {
     pub fn text(&self, rules: &Ruleset) -> String {
         match self {
             Unplayable::WrongSize { cells, stones } => format!(
-                "the position has {cells} cells and {stones} stone kinds; {} has {} and {}",
+                "the position has {cells} cells and a hand of {stones} kinds; {} has {} and {}",
                 rules.name,
                 rules.topo.len(),
-                rules.stones.len()
+                rules.stones.len() + rules.pieces.len()
             ),
             Unplayable::RoyalCount { side, at } => format!(
                 "{side} has {} royal pieces{}; a position needs exactly one",
@@ -76,7 +76,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
         || pos
             .supplies
             .iter()
-            .any(|(_, s)| s.len() != rules.stones.len())
+            .any(|(_, s)| s.len() != rules.stones.len() + rules.pieces.len())
     {
         return Err(Unplayable::WrongSize {
             cells: pos.cells.len(),

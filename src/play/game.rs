@@ -9,8 +9,10 @@ use crate::rules::Ruleset;
 use super::apply::apply_turn;
 use super::check::{Unplayable, check_position};
 use super::generate::Generator;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Reason};
 use super::turn::{Turn, TurnView};
+use crate::compile::zobrist::Zobrist;
+use crate::rules::{EndVerdict, Verdict};
 
 /// Everything needed to take a turn back.
 #[derive(Debug, Clone)]
@@ -36,6 +38,7 @@ pub struct Game<'r> {
     hash: u64,
     history: Vec<(Turn, Undo)>,
     generator: Generator,
+    scratch: Position,
 }
 
 impl<'r> Game<'r> {
@@ -49,6 +52,7 @@ impl<'r> Game<'r> {
             hash,
             history: Vec::new(),
             generator: Generator::default(),
+            scratch: Position::default(),
         })
     }
 
@@ -81,28 +85,93 @@ impl<'r> Game<'r> {
     /// All legal turns, or the outcome if the game is over.
     pub fn legal_turns(&mut self) -> Result<Vec<Turn>, Outcome> {
         let mut out = Vec::new();
-        self.generator
-            .turns(self.rules, &self.pos, |t| out.push(t.to_turn()))?;
+        self.turns(|t| out.push(t.to_turn()))?;
         Ok(out)
     }
 
     /// Calls `f` with every legal turn as it is generated (nothing is collected). Returns the
     /// number of turns, or the outcome if the game is over.
     pub fn each_turn(&mut self, mut f: impl FnMut(&Turn)) -> Result<usize, Outcome> {
-        self.generator
-            .turns(self.rules, &self.pos, |t| f(&t.to_turn()))
+        self.turns(|t| f(&t.to_turn()))
     }
 
     /// The number of legal turns (0 when the game is over).
     pub fn count_turns(&mut self) -> usize {
-        self.generator
-            .turns(self.rules, &self.pos, |_| {})
-            .unwrap_or(0)
+        self.turns(|_| {}).unwrap_or(0)
     }
 
     /// The outcome, if the game is over.
     pub fn outcome(&mut self) -> Option<Outcome> {
-        self.generator.turns(self.rules, &self.pos, |_| {}).err()
+        self.turns(|_| {}).err()
+    }
+
+    /// How many earlier positions of this game (since its start position) equal the current
+    /// one: same board, hands, side to move, castling rights and en-passant cell (compared by
+    /// their hash).
+    pub fn repetitions(&self) -> u32 {
+        earlier_equal(&self.history, self.hash, 0)
+    }
+
+    /// The legal turns by the rules of the position and of the game's history: a
+    /// `[repetition]` that ends the game is decided before any turn; one that makes turns
+    /// illegal filters them.
+    fn turns(&mut self, mut f: impl FnMut(&TurnView<'_>)) -> Result<usize, Outcome> {
+        let rules = self.rules;
+        let Some(rep) = rules.repetition else {
+            return self.generator.turns(rules, &self.pos, f);
+        };
+        if rep.verdict != EndVerdict::Illegal {
+            // A position can come back no sooner than four turns later.
+            let possible = self.history.len() >= 4 * (rep.occurrence as usize - 1);
+            if possible && self.repetitions() + 1 >= rep.occurrence {
+                return Err(Outcome {
+                    winner: match rep.verdict {
+                        EndVerdict::MoverLoses => Some(self.pos.side),
+                        _ => None,
+                    },
+                    reason: Reason::Repetition(rep.occurrence),
+                });
+            }
+            return self.generator.turns(rules, &self.pos, f);
+        }
+        // Illegal repetition: each turn's resulting hash against the earlier positions with
+        // the side to move it leaves (there are some once a turn has been played).
+        let Game {
+            pos,
+            hash,
+            history,
+            generator,
+            scratch,
+            ..
+        } = self;
+        let mut n = 0;
+        let total = generator.turns(rules, pos, |t| {
+            let repeats = !history.is_empty() && {
+                let h = hash_after(rules, pos, *hash, t, scratch);
+                earlier_equal(history, h, 1) + 1 >= rep.occurrence
+            };
+            if !repeats {
+                f(t);
+                n += 1;
+            }
+        })?;
+        if n == 0 && total > 0 {
+            // Every turn would repeat: no legal turn, judged as checkmate or stalemate.
+            let side = self.pos.side;
+            let in_check = self.in_check();
+            let (verdict, reason) = if in_check {
+                (rules.end.checkmate, Reason::Checkmate)
+            } else {
+                (rules.end.stalemate, Reason::Stalemate)
+            };
+            let winner = match verdict.unwrap_or(Verdict::Loses) {
+                Verdict::Loses => Some(side.opponent()),
+                Verdict::Wins => Some(side),
+                Verdict::Draw => None,
+            };
+            return Err(Outcome { winner, reason });
+        }
+        Ok(n)
     }
 
     /// Whether the side to move has a royal piece under attack.
@@ -116,7 +185,6 @@ impl<'r> Game<'r> {
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::text::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
-        let z = &self.rules.zobrist;
         let before = Undo {
             cells: Vec::new(),
             supplies: self.pos.supplies.clone(),
@@ -129,6 +197,7 @@ impl<'r> Game<'r> {
             hash: self.hash,
         };
         let mut undo = before.clone();
+        let z = &self.rules.zobrist;
         let mut hash = self.hash;
         apply_turn(
             self.rules,
@@ -141,34 +210,13 @@ impl<'r> Game<'r> {
                     .wrapping_add(z.cell(c, new));
             },
         );
-        for side in Side::BOTH {
-            for (k, (&a, &b)) in before.supplies[side]
-                .iter()
-                .zip(&self.pos.supplies[side])
-                .enumerate()
-            {
-                if a != b {
-                    hash = hash.wrapping_add(
-                        z.supply(side, k)
-                            .wrapping_mul(u64::from(b).wrapping_sub(u64::from(a))),
-                    );
-                }
-            }
-        }
-        hash = hash
-            .wrapping_sub(z.taboo(before.taboo))
-            .wrapping_add(z.taboo(self.pos.taboo));
-        hash = hash
-            .wrapping_sub(z.ep(before.ep))
-            .wrapping_add(z.ep(self.pos.ep));
-        hash = hash
-            .wrapping_sub(z.castling(before.castling))
-            .wrapping_add(z.castling(self.pos.castling));
-        hash = if self.pos.side == Side::Black {
-            hash.wrapping_add(z.black)
-        } else {
-            hash.wrapping_sub(z.black)
-        };
+        let hash = rehash_rest(
+            z,
+            &before.supplies,
+            (before.taboo, before.ep, before.castling),
+            &self.pos,
+            hash,
+        );
         self.hash = hash;
         self.history.push((t.clone(), undo));
     }
@@ -212,4 +260,72 @@ impl<'r> Game<'r> {
         }
         n
     }
+}
+
+/// Earlier positions in `history` with hash `h` whose side to move is that of the current
+/// position (`shift` 0) or of the next one (`shift` 1).
+fn earlier_equal(history: &[(Turn, Undo)], h: u64, shift: usize) -> u32 {
+    let len = history.len() + shift;
+    let n = history
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, u))| (len - i) % 2 == 0 && u.hash == h)
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The hash after a turn's cell changes were added to `hash`: the rest of what a turn
+/// changes (hands, taboo, en passant, castling rights, side), given what they were before.
+fn rehash_rest(
+    z: &Zobrist,
+    supplies: &BySide<Vec<u32>>,
+    (taboo, ep, castling): (Option<Cell>, Option<Cell>, u32),
+    after: &Position,
+    mut hash: u64,
+) -> u64 {
+    for side in Side::BOTH {
+        for (k, (&a, &b)) in supplies[side].iter().zip(&after.supplies[side]).enumerate() {
+            if a != b {
+                hash = hash.wrapping_add(
+                    z.supply(side, k)
+                        .wrapping_mul(u64::from(b).wrapping_sub(u64::from(a))),
+                );
+            }
+        }
+    }
+    hash = hash
+        .wrapping_sub(z.taboo(taboo))
+        .wrapping_add(z.taboo(after.taboo));
+    hash = hash.wrapping_sub(z.ep(ep)).wrapping_add(z.ep(after.ep));
+    hash = hash
+        .wrapping_sub(z.castling(castling))
+        .wrapping_add(z.castling(after.castling));
+    if after.side == Side::Black {
+        hash.wrapping_add(z.black)
+    } else {
+        hash.wrapping_sub(z.black)
+    }
+}
+
+/// The hash of the position a turn leads to, played on `scratch` (a copy of `pos`).
+fn hash_after(
+    rules: &Ruleset,
+    pos: &Position,
+    hash: u64,
+    t: &TurnView<'_>,
+    scratch: &mut Position,
+) -> u64 {
+    let z = &rules.zobrist;
+    scratch.clone_from(pos);
+    let mut h = hash;
+    apply_turn(rules, scratch, t, |c, old, new| {
+        h = h.wrapping_sub(z.cell(c, old)).wrapping_add(z.cell(c, new));
+    });
+    rehash_rest(
+        z,
+        &pos.supplies,
+        (pos.taboo, pos.ep, pos.castling),
+        scratch,
+        h,
+    )
 }

@@ -6,7 +6,7 @@ use crate::core::{Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
-use crate::rules::Verdict;
+use crate::rules::{EndVerdict, Trigger, Verdict};
 use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
@@ -32,6 +32,7 @@ struct Core {
     range: Vec<Cell>,
     singles: Vec<(StoneKindId, Cell, bool)>,
     removals: Vec<Cell>,
+    kinds: Vec<Option<PieceKindId>>,
 }
 
 impl Core {
@@ -168,7 +169,10 @@ impl Core {
                 continue;
             }
             let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
-            let rook_ok = matches!(pos.at(cst.rook.0).as_piece(), Some((s, _)) if s == side);
+            let rook_ok = cst
+                .partners
+                .iter()
+                .all(|&(a, _)| matches!(pos.at(a).as_piece(), Some((s, _)) if s == side));
             if !king_ok || !rook_ok || !cst.empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
@@ -205,15 +209,10 @@ impl Core {
         step: &Step<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        let side = pos.side;
-        let piece = &rules.pieces[kind.index()];
-        let promotions: &[PieceKindId] = match &piece.promotion {
-            Some((r, to)) if rules.regions[(*r).index()].cells[side].contains(step.to) => to,
-            _ => &[],
-        };
+        let mut kinds = std::mem::take(&mut self.kinds);
+        self.kind_choices(rules, pos, from, kind, step, &mut kinds);
         let mut count = 0;
-        for i in 0..promotions.len().max(1) {
-            let promote = promotions.get(i).copied();
+        for &promote in &kinds {
             let view = TurnView {
                 from,
                 to: Some(step.to),
@@ -254,7 +253,90 @@ impl Core {
                 count += 1;
             }
         }
+        self.kinds = kinds;
         count
+    }
+
+    /// The kinds the piece of kind `kind` moving from `from` by `step` may stand as after the
+    /// move: `None` for staying itself, `Some(k)` for each change of kind an event sets off
+    /// (reaching a region, capturing a kind, giving check) that the reserve can supply. A
+    /// compulsory change that can happen excludes staying.
+    fn kind_choices(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        kind: PieceKindId,
+        step: &Step<'_>,
+        out: &mut Vec<Option<PieceKindId>>,
+    ) {
+        out.clear();
+        let side = pos.side;
+        let mut must = false;
+        for ch in &rules.pieces[kind.index()].changes {
+            let fires = match &ch.on {
+                Trigger::Reach { region, enter } => {
+                    let cells = &rules.regions[region.index()].cells[side];
+                    cells.contains(step.to) && !(*enter && cells.contains(from))
+                }
+                Trigger::Capture(kinds) => step.captures.iter().any(|&c| {
+                    matches!(pos.at(c).as_piece(), Some((s, k)) if s != side && (kinds.is_empty() || kinds.contains(&k)))
+                }),
+                Trigger::Check => self.gives_check(rules, pos, from, step),
+            };
+            if !fires {
+                continue;
+            }
+            let mut any = false;
+            for &k in &ch.to {
+                if rules.can_draw(pos, side, k) {
+                    any = true;
+                    if !out.contains(&Some(k)) {
+                        out.push(Some(k));
+                    }
+                }
+            }
+            must |= any && !ch.optional;
+        }
+        if !must {
+            out.insert(0, None);
+        }
+    }
+
+    /// Whether the piece moving from `from` by `step` attacks an enemy royal piece from its
+    /// destination once it has moved (as the kind it was).
+    fn gives_check(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        step: &Step<'_>,
+    ) -> bool {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clone_from(pos);
+        let view = TurnView {
+            from,
+            to: Some(step.to),
+            captures: step.captures,
+            dest: step.dest,
+            place: &[],
+            remove: None,
+            promote: None,
+            castle: None,
+        };
+        move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
+        let enemy = pos.side.opponent();
+        let mut hit = false;
+        for c in rules.topo.cells() {
+            if matches!(scratch.at(c).as_piece(), Some((s, k)) if s == enemy && rules.pieces[k.index()].royal)
+                && self.vm.captures_cell(rules, &scratch, step.to, c)
+            {
+                hit = true;
+                break;
+            }
+        }
+        self.scratch = scratch;
+        hit
     }
 
     /// Stone actions of the piece (kind `kind`) standing on `at` in `pos`, over `self.range`.
@@ -365,6 +447,31 @@ impl Generator {
     /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
     /// the number of turns, or the outcome when the side to move has no turn.
     pub fn turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        // The clock's limit ends the game, unless the turn that reached it ended it already
+        // (checkmate, stalemate, a goal).
+        if let Some((limit, verdict)) = rules.clock.limit
+            && pos.halfmove >= limit
+        {
+            self.turns_prioritised(rules, pos, |_| {})?;
+            return Err(Outcome {
+                winner: match verdict {
+                    EndVerdict::MoverLoses => Some(pos.side),
+                    EndVerdict::Draw | EndVerdict::Illegal => None,
+                },
+                reason: Reason::Clock(limit),
+            });
+        }
+        self.turns_prioritised(rules, pos, f)
+    }
+
+    /// Every legal turn, with the priorities between turns (`[turn] compulsory`,
+    /// `most-captures`) applied.
+    fn turns_prioritised(
         &mut self,
         rules: &Ruleset,
         pos: &Position,

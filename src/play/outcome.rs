@@ -2,7 +2,7 @@
 //! B-61).
 
 use crate::core::Side;
-use crate::core::{RegionId, StoneKindId};
+use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
 
@@ -11,8 +11,9 @@ use super::placement::region_side;
 /// Why the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// A piece stands in the goal region (`[end] occupy`, B-60): the region's index.
-    Occupied(RegionId),
+    /// A piece stands in the goal region (`[end] occupy`, B-60): the region's index and the
+    /// piece's kind.
+    Occupied(RegionId, PieceKindId),
     /// A stone that wins there was placed in its region (`wins-on`, B-60): the stone kind and
     /// the region's index.
     StonePlaced(StoneKindId, RegionId),
@@ -26,6 +27,10 @@ pub enum Reason {
     Checkmate,
     /// The side to move is stalemated.
     Stalemate,
+    /// A position occurred for the n-th time (`[repetition]`).
+    Repetition(u32),
+    /// The clock reached its limit (`[clock]`).
+    Clock(u32),
 }
 
 /// The end of a game.
@@ -49,7 +54,24 @@ impl Reason {
                 .to_string()
         };
         match self {
-            Reason::Occupied(r) => format!("a piece on the enemy {}", region(r)),
+            Reason::Occupied(r, k) => {
+                let who = if rules.end.occupy_by.is_empty() {
+                    "a piece".to_string()
+                } else {
+                    format!(
+                        "a {}",
+                        rules
+                            .pieces
+                            .get(k.index())
+                            .map_or("piece", |p| p.name.as_str())
+                    )
+                };
+                let whose = match rules.end.occupy {
+                    Some((crate::rules::Whose::Own, _)) => "its own",
+                    _ => "the enemy",
+                };
+                format!("{who} on {whose} {}", region(r))
+            }
             Reason::StonePlaced(k, r) => format!(
                 "a {} placed on the enemy {}",
                 rules
@@ -63,6 +85,12 @@ impl Reason {
             Reason::NoTurn => "no legal turn".into(),
             Reason::Checkmate => "checkmate".into(),
             Reason::Stalemate => "stalemate".into(),
+            Reason::Repetition(n) => match n {
+                2 => "a position repeated".into(),
+                3 => "a position occurred for the third time".into(),
+                n => format!("a position occurred {n} times"),
+            },
+            Reason::Clock(n) => format!("{n} turns without a capture or other reset of the clock"),
         }
     }
 }
@@ -84,13 +112,19 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     for side in [mover, pos.side] {
         if let Some((w, r)) = rules.end.occupy {
             let region = &rules.regions[r.index()].cells[region_side(side, w)];
-            if region
-                .iter()
-                .any(|c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && (rules.end.occupy_by.is_empty() || rules.end.occupy_by.contains(&k))))
-            {
+            let arrived = region.iter().find_map(|c| match pos.at(c).as_piece() {
+                Some((s, k))
+                    if s == side
+                        && (rules.end.occupy_by.is_empty() || rules.end.occupy_by.contains(&k)) =>
+                {
+                    Some(k)
+                }
+                _ => None,
+            });
+            if let Some(k) = arrived {
                 return Some(Outcome {
                     winner: Some(side),
-                    reason: Reason::Occupied(r),
+                    reason: Reason::Occupied(r, k),
                 });
             }
         }

@@ -18,6 +18,8 @@ pub enum Field {
     Side,
     /// The stone supplies.
     Supplies,
+    /// The reserve in brackets after the board.
+    Reserve,
     /// The taboo cell.
     Taboo,
     /// The castling rights.
@@ -38,6 +40,7 @@ impl fmt::Display for Field {
             Field::Board => "board field",
             Field::Side => "side field",
             Field::Supplies => "supplies field",
+            Field::Reserve => "reserve",
             Field::Taboo => "taboo field",
             Field::Castling => "castling field",
             Field::EnPassant => "en-passant field",
@@ -116,14 +119,20 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
         }
         at += part.len() + 1;
     }
-    let supplies = rules.stones.iter().map(|s| s.supply).collect::<Vec<_>>();
-    let mut pos = Position::empty(topo.len(), supplies);
+    let mut pos = Position::empty(topo.len(), rules.initial_hand());
     let Some(&(board_at, board)) = fields.first() else {
         return Err(PositionError {
             field: Field::Board,
             message: "the position text is empty".into(),
             range: None,
         });
+    };
+    let board = match (rules.has_reserve, board.find('[')) {
+        (true, Some(i)) => {
+            read_reserve(rules, &mut pos, &board[i..], board_at + i)?;
+            &board[..i]
+        }
+        _ => board,
     };
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != topo.ranks() {
@@ -169,6 +178,74 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
 }
 
 /// Reads rank `r` (index from 0) of the board field; `off` is where its text starts.
+/// Reads `[SSJJww]`: the pieces of each side's reserve, by letter (upper case White's).
+fn read_reserve(
+    rules: &Ruleset,
+    pos: &mut Position,
+    text: &str,
+    at: usize,
+) -> Result<(), PositionError> {
+    let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return fail(
+            Field::Reserve,
+            (at, at + text.len()),
+            "the reserve is written in brackets right after the board, e.g. [SSJJssjj] or []",
+        );
+    };
+    for side in Side::BOTH {
+        for k in PieceKindId::all(rules.pieces.len()) {
+            if rules.pieces[k.index()].reserve.is_some() {
+                pos.supplies[side][rules.hand_slot(k)] = 0;
+            }
+        }
+    }
+    for (i, ch) in inner.char_indices() {
+        let span = (at + 1 + i, at + 1 + i + ch.len_utf8());
+        let Some(k) = rules
+            .pieces
+            .iter()
+            .position(|p| p.letter == ch.to_ascii_uppercase())
+        else {
+            return fail(
+                Field::Reserve,
+                span,
+                format!("`{ch}` is not a piece letter of {}", rules.name),
+            );
+        };
+        if rules.pieces[k].reserve.is_none() {
+            let kept: String = rules
+                .pieces
+                .iter()
+                .filter(|p| p.reserve.is_some())
+                .map(|p| p.letter)
+                .collect();
+            return fail(
+                Field::Reserve,
+                span,
+                format!(
+                    "the {} is not kept in the reserve of {} (kept: {kept})",
+                    rules.pieces[k].name, rules.name
+                ),
+            );
+        }
+        let side = if ch.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let n = &mut pos.supplies[side][rules.hand_slot(PieceKindId::new(k))];
+        if *n >= crate::rules::MAX_RESERVE {
+            return fail(
+                Field::Reserve,
+                span,
+                format!("more than {} pieces of one kind", crate::rules::MAX_RESERVE),
+            );
+        }
+        *n += 1;
+    }
+    Ok(())
+}
+
 fn read_rank(
     rules: &Ruleset,
     pos: &mut Position,
@@ -277,7 +354,10 @@ fn read_fields(
         match field {
             PositionField::Supplies => {
                 if s != "-" {
-                    pos.supplies = parse_supplies(rules, s, a)?;
+                    let read = parse_supplies(rules, s, a)?;
+                    for side in Side::BOTH {
+                        pos.supplies[side][..read[side].len()].copy_from_slice(&read[side]);
+                    }
                 }
             }
             PositionField::Taboo => {
@@ -423,12 +503,31 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
             out.push('/');
         }
     }
+    if rules.has_reserve {
+        out.push('[');
+        for side in Side::BOTH {
+            for (k, p) in rules.pieces.iter().enumerate() {
+                if p.reserve.is_some() {
+                    let n = pos.supplies[side][rules.hand_slot(PieceKindId::new(k))];
+                    let l = if side == Side::White {
+                        p.letter
+                    } else {
+                        p.letter.to_ascii_lowercase()
+                    };
+                    out.extend(std::iter::repeat_n(l, n as usize));
+                }
+            }
+        }
+        out.push(']');
+    }
     out.push(' ');
     out.push(if pos.side == Side::White { 'w' } else { 'b' });
     if rules.fields.contains(&PositionField::Supplies) {
         // Supplies and taboo only when they differ from the defaults (the start position's usual text).
         let full: Vec<u32> = rules.stones.iter().map(|s| s.supply).collect();
-        let default = pos.supplies[Side::White] == full && pos.supplies[Side::Black] == full;
+        let n = full.len();
+        let default = pos.supplies[Side::White][..n] == full[..]
+            && pos.supplies[Side::Black][..n] == full[..];
         if default && pos.taboo.is_none() {
             return out;
         }
@@ -441,7 +540,7 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
                     if side == Side::Black {
                         out.push('/');
                     }
-                    for (k, n) in supply.iter().enumerate() {
+                    for (k, n) in supply.iter().take(rules.stones.len()).enumerate() {
                         out.push(rules.stones[k].symbol);
                         out.push_str(&n.to_string());
                     }

@@ -122,7 +122,7 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
 /// The piece alone on the central cell of an empty board.
 fn alone(r: &Ruleset, k: PieceKindId) -> Result<(Position, Cell), String> {
     let centre = central_cell(r);
-    let mut pos = Position::empty(r.topo.len(), r.stones.iter().map(|s| s.supply).collect());
+    let mut pos = Position::empty(r.topo.len(), r.initial_hand());
     pos.cells[centre.index()] = Occupant::piece(Side::White, k);
     Ok((pos, centre))
 }

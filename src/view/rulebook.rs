@@ -309,10 +309,7 @@ fn piece_section(
         "<details><summary>Definition (for designers)</summary>\n<h4>Movement</h4>\n<pre>{}</pre>\n{range}\n</details>",
         super::escape_xml(&p.moves_text)
     );
-    let mut pos = Position::empty(
-        rules.topo.len(),
-        rules.stones.iter().map(|s| s.supply).collect(),
-    );
+    let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
     pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
     let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
         render::DiagramError::Runaway(r) => r.message(rules),

@@ -2,7 +2,7 @@
 //! and their effects, the special moves and the end of the game. For the players' rulebook.
 
 use crate::core::Side;
-use crate::rules::{Ruleset, Verdict, Whose};
+use crate::rules::{EndVerdict, Replaced, Ruleset, Trigger, Verdict, Whose};
 
 fn whose(w: Whose) -> &'static str {
     match w {
@@ -248,13 +248,17 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             .castlings
             .iter()
             .map(|c| {
+                let partners: Vec<String> = c
+                    .partners
+                    .iter()
+                    .map(|&(a, b)| format!("{}–{}", t.name(a), t.name(b)))
+                    .collect();
                 format!(
-                    "{}: king {}–{} with {}–{}",
+                    "{}: king {}–{} with {}",
                     c.letter,
                     t.name(c.king.0),
                     t.name(c.king.1),
-                    t.name(c.rook.0),
-                    t.name(c.rook.1)
+                    join_with(&partners, "and")
                 )
             })
             .collect();
@@ -293,15 +297,60 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
         }
     }
     for p in &rules.pieces {
-        if let Some((r, to)) = &p.promotion {
-            let names: Vec<String> = to.iter().map(|&k| rules.pieces[k].name.clone()).collect();
+        for ch in &p.changes {
+            let names: Vec<String> = ch
+                .to
+                .iter()
+                .map(|&k| {
+                    let to = &rules.pieces[k];
+                    match to.reserve {
+                        Some(_) => format!("{} (from the reserve, if it has one)", to.name),
+                        None => to.name.clone(),
+                    }
+                })
+                .collect();
+            let when = match &ch.on {
+                Trigger::Reach { region, enter } => format!(
+                    "{} its {}",
+                    if *enter {
+                        "entering"
+                    } else {
+                        "ending a move in"
+                    },
+                    rules.regions[region.index()].id
+                ),
+                Trigger::Capture(kinds) if kinds.is_empty() => "capturing".into(),
+                Trigger::Capture(kinds) => {
+                    let k: Vec<String> = kinds
+                        .iter()
+                        .map(|&k| rules.pieces[k].name.clone())
+                        .collect();
+                    format!("capturing a {}", join_with(&k, "or"))
+                }
+                Trigger::Check => "giving check by its move".into(),
+            };
             special.push(format!(
-                "A {} reaching its {} becomes a {}",
+                "A {} {when} {} a {}",
                 p.name,
-                rules.regions[r.index()].id,
+                if ch.optional { "may become" } else { "becomes" },
                 join_with(&names, "or")
             ));
         }
+    }
+    let reserve: Vec<String> = rules
+        .pieces
+        .iter()
+        .filter_map(|p| p.reserve.map(|n| format!("{n} {}", p.name)))
+        .collect();
+    if !reserve.is_empty() {
+        special.push(format!(
+            "Each side starts with a reserve off the board: {}; a replaced piece {}",
+            join(&reserve),
+            match rules.replaced {
+                Replaced::Out => "leaves the game",
+                Replaced::Reserve => "goes back to the reserve",
+            }
+        ));
     }
     if !special.is_empty() {
         out.push(("Special moves".into(), format!("{}.", special.join(". "))));
@@ -348,6 +397,46 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     }
     if !rules.has_royals {
         end.push("a side with no legal turn loses".into());
+    }
+    let history_verdict = |v: EndVerdict| match v {
+        EndVerdict::Illegal => "is not allowed",
+        EndVerdict::Draw => "draws the game",
+        EndVerdict::MoverLoses => "loses the game",
+    };
+    if let Some(r) = rules.repetition {
+        end.push(if r.occurrence == 2 {
+            format!(
+                "a turn that repeats an earlier position {}",
+                history_verdict(r.verdict)
+            )
+        } else {
+            let nth = match r.occurrence {
+                3 => "third".to_string(),
+                4 => "fourth".to_string(),
+                n => format!("{n}th"),
+            };
+            format!(
+                "a turn that makes a position occur for the {nth} time {}",
+                history_verdict(r.verdict)
+            )
+        });
+    }
+    if let Some((n, v)) = rules.clock.limit {
+        let mut resets = Vec::new();
+        if rules.clock.reset_on_capture {
+            resets.push("a capture".to_string());
+        }
+        if rules.clock.reset_on_change {
+            resets.push("a change of kind".to_string());
+        }
+        for &k in &rules.clock.reset_by {
+            resets.push(format!("a {}'s move", rules.pieces[k].name));
+        }
+        end.push(format!(
+            "the turn that makes it {n} turns since the last {} {}",
+            join_with(&resets, "or"),
+            history_verdict(v)
+        ));
     }
     let mut text = join(&end);
     if let Some(first) = text.get(..1) {

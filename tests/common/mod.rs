@@ -18,7 +18,7 @@ pub fn rules() -> &'static Ruleset {
 /// Letters are pieces (upper case White), other characters are stone symbols.
 pub fn pos(placements: &str) -> Position {
     let r = rules();
-    let mut p = Position::empty(r.topo.len(), r.stones.iter().map(|s| s.supply).collect());
+    let mut p = Position::empty(r.topo.len(), r.initial_hand());
     for item in placements.split_whitespace() {
         let (cell, what) = item.split_once('=').expect("CELL=CHAR");
         let c = r.topo.parse_cell(cell).expect("cell");
