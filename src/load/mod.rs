@@ -1589,8 +1589,10 @@ impl<'s> Loader<'s> {
                         None
                     }
                 };
-                if c.region.is_some() && matches!(c.on.get_ref().as_str(), "capture" | "check") {
-                    if let Some(r) = &c.region {
+                if matches!(c.on.get_ref().as_str(), "capture" | "check")
+                    && let Some(r) = &c.region
+                {
+                    {
                         self.problem(
                             Code::Change,
                             span_of(r),

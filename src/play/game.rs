@@ -269,7 +269,7 @@ fn earlier_equal(history: &[(Turn, Undo)], h: u64, shift: usize) -> u32 {
     let n = history
         .iter()
         .enumerate()
-        .filter(|(i, (_, u))| (len - i) % 2 == 0 && u.hash == h)
+        .filter(|(i, (_, u))| (len - i).is_multiple_of(2) && u.hash == h)
         .count();
     u32::try_from(n).unwrap_or(u32::MAX)
 }
