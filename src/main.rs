@@ -38,6 +38,9 @@ enum Command {
         /// Position text (defaults to the variant's start position).
         #[arg(long)]
         position: Option<String>,
+        /// Turns in move text, played in order from the position before the command acts.
+        #[arg(long)]
+        history: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -49,6 +52,9 @@ enum Command {
         /// Position text (defaults to the variant's start position).
         #[arg(long)]
         position: Option<String>,
+        /// Turns in move text, played in order from the position before the command acts.
+        #[arg(long)]
+        history: Option<String>,
         /// Print a JSON array of strings.
         #[arg(long)]
         json: bool,
@@ -63,6 +69,9 @@ enum Command {
         /// Position text (defaults to the variant's start position).
         #[arg(long)]
         position: Option<String>,
+        /// Turns in move text, played in order from the position before the command acts.
+        #[arg(long)]
+        history: Option<String>,
         /// First print each root turn with its count.
         #[arg(long)]
         divide: bool,
@@ -77,6 +86,9 @@ enum Command {
         /// Position text (defaults to the variant's start position).
         #[arg(long)]
         position: Option<String>,
+        /// Turns in move text, played in order from the position before the command acts.
+        #[arg(long)]
+        history: Option<String>,
         /// Who plays White.
         #[arg(long, value_enum, default_value_t = Player::Human)]
         white: Player,
@@ -122,6 +134,20 @@ enum Command {
         /// Skip perft 2 (which takes about a second per Bollwerk 178 rule set).
         #[arg(long)]
         no_perft: bool,
+    },
+    /// Whether the game is over: `ongoing`, or the result and its reason.
+    Status {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        /// Position text (defaults to the variant's start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// Turns in move text, played in order from the position before the command acts.
+        #[arg(long)]
+        history: Option<String>,
+        /// Print {"result":"white"|"black"|"draw"|null,"reason":"…"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Show the bytecode the compiler produced.
     Compile {
@@ -265,6 +291,46 @@ fn new_game(rules: &Ruleset, pos: Position) -> Result<Game<'_>, ExitCode> {
     })
 }
 
+/// A game at `--position` (or the start) after the `--history` turns.
+fn game_at<'r>(
+    rules: &'r Ruleset,
+    ptext: Option<&str>,
+    history: Option<&str>,
+) -> Result<Game<'r>, ExitCode> {
+    let pos = position(rules, ptext)?;
+    let mut game = new_game(rules, pos)?;
+    let Some(h) = history else {
+        return Ok(game);
+    };
+    let mut at = 0;
+    let mut index = 0;
+    for part in h.split(' ') {
+        let start = at;
+        at += part.len() + 1;
+        if part.is_empty() {
+            continue;
+        }
+        index += 1;
+        let turn = text::parse_turn(&mut game, part);
+        no_runaway(&game)?;
+        match turn {
+            Ok(t) => game.play(&t),
+            Err(e) => {
+                return Err(fail(&InputError {
+                    message: format!(
+                        "bad --history: turn {index} `{part}` is not legal: {}",
+                        e.reason
+                    ),
+                    src: NamedSource::new("--history", h.to_string()),
+                    span: Some((start, start + part.len())),
+                    help: "give the turns in move text, separated by spaces, each legal after the ones before it (`bulwark moves` lists them)".into(),
+                }));
+            }
+        }
+    }
+    Ok(game)
+}
+
 /// The shape of the variant's position text, for help texts.
 fn position_help(rules: &Ruleset) -> String {
     use bulwark::rules::PositionField as F;
@@ -295,28 +361,38 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             variant,
             at,
             position: ptext,
+            history,
             format,
-        }) => diagram(variant, at, ptext, format),
+        }) => diagram(variant, at, ptext, history, format),
         Some(Command::Moves {
             variant,
             position: ptext,
+            history,
             json,
-        }) => moves(variant, ptext, json),
+        }) => moves(variant, ptext, history, json),
         Some(Command::Perft {
             variant,
             depth,
             position: ptext,
+            history,
             divide,
             json,
-        }) => perft(variant, depth, ptext, divide, json),
+        }) => perft(variant, depth, ptext, history, divide, json),
         Some(Command::Play {
             variant,
             position: ptext,
+            history,
             white,
             black,
             seed,
             max_turns,
-        }) => play(variant, ptext, white, black, seed, max_turns),
+        }) => play(variant, ptext, history, white, black, seed, max_turns),
+        Some(Command::Status {
+            variant,
+            position: ptext,
+            history,
+            json,
+        }) => status(variant, ptext, history, json),
         Some(Command::Rulebook {
             variant,
             out,
@@ -409,10 +485,12 @@ fn diagram(
     variant: Option<String>,
     at: String,
     ptext: Option<String>,
+    history: Option<String>,
     format: Format,
 ) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let pos = position(&rules, ptext.as_deref())?;
+    let game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+    let pos = game.pos().clone();
     let cell = rules.topo.parse_cell(&at).map_err(|e| {
         fail(&InputError {
             message: format!("bad --at: {e}"),
@@ -442,10 +520,14 @@ fn diagram(
 }
 
 /// `bulwark moves`, streamed.
-fn moves(variant: Option<String>, ptext: Option<String>, json: bool) -> Result<(), ExitCode> {
+fn moves(
+    variant: Option<String>,
+    ptext: Option<String>,
+    history: Option<String>,
+    json: bool,
+) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let pos = position(&rules, ptext.as_deref())?;
-    let mut game = new_game(&rules, pos)?;
+    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
     // Streamed: each turn is written as it is generated, never all held in memory.
     let mut written: Result<(), ExitCode> = Ok(());
     let mut first = true;
@@ -478,12 +560,12 @@ fn perft(
     variant: Option<String>,
     depth: u32,
     ptext: Option<String>,
+    history: Option<String>,
     divide: bool,
     json: bool,
 ) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let pos = position(&rules, ptext.as_deref())?;
-    let mut game = new_game(&rules, pos)?;
+    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
     let started = std::time::Instant::now();
     let nodes = if divide && depth > 0 {
         let turns = game.legal_turns().unwrap_or_default();
@@ -517,23 +599,61 @@ fn perft(
 }
 
 /// `bulwark play`.
+#[allow(clippy::too_many_arguments)]
 fn play(
     variant: Option<String>,
     ptext: Option<String>,
+    history: Option<String>,
     white: Player,
     black: Player,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let pos = position(&rules, ptext.as_deref())?;
+    let game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
     terminal::run(
         &rules,
-        pos,
+        game,
         bulwark::core::BySide::new(white == Player::Computer, black == Player::Computer),
         seed,
         max_turns,
     )
+}
+
+/// `bulwark status`.
+fn status(
+    variant: Option<String>,
+    ptext: Option<String>,
+    history: Option<String>,
+    json: bool,
+) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+    let outcome = game.outcome();
+    no_runaway(&game)?;
+    let side_word = |s: bulwark::core::Side| match s {
+        bulwark::core::Side::White => "white",
+        bulwark::core::Side::Black => "black",
+    };
+    match (outcome, json) {
+        (None, false) => outln!("ongoing"),
+        (None, true) => outln!("{}", serde_json::json!({"result": null, "reason": null})),
+        (Some(o), false) => {
+            let reason = o.reason.text(&rules);
+            match o.winner {
+                Some(w) => outln!("{w} wins: {reason}"),
+                None => outln!("draw: {reason}"),
+            }
+        }
+        (Some(o), true) => outln!(
+            "{}",
+            serde_json::json!({
+                "result": o.winner.map_or("draw", side_word),
+                "reason": o.reason.text(&rules),
+            })
+        ),
+    }
+    Ok(())
 }
 
 /// `bulwark rulebook`: the files in memory, then written.

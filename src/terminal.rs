@@ -27,13 +27,13 @@ const COMPUTER_GAME_TURNS: u32 = 2_000;
 /// game quietly (exit 0); a definition that runs away is an error (exit 1).
 pub fn run(
     rules: &Ruleset,
-    pos: Position,
+    game: Game<'_>,
     computer: BySide<bool>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
     let max_turns = max_turns.or((computer == BySide::both(true)).then_some(COMPUTER_GAME_TURNS));
-    match game_loop(rules, pos, computer, seed, max_turns) {
+    match game_loop(rules, game, computer, seed, max_turns) {
         Ok(()) => Ok(()),
         Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(ExitCode::SUCCESS)
@@ -63,12 +63,11 @@ impl From<std::io::Error> for Stop {
 
 fn game_loop(
     rules: &Ruleset,
-    pos: Position,
+    mut game: Game<'_>,
     computer: BySide<bool>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), Stop> {
-    let mut game = Game::new(rules, pos).expect("positions given to the CLI are checked when read");
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut rng = Rng(seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);

@@ -62,6 +62,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
     ("chess", include_str!("../../variants/chess.toml")),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
+    ("waterloo", include_str!("../../variants/waterloo.toml")),
 ];
 
 impl Ruleset {

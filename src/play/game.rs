@@ -37,7 +37,7 @@ pub struct Game<'r> {
     pub(crate) pos: Position,
     hash: u64,
     history: Vec<(Turn, Undo)>,
-    generator: Generator,
+    pub(crate) generator: Generator,
     scratch: Position,
 }
 

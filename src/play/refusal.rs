@@ -150,6 +150,8 @@ pub enum Refusal {
     },
     /// None of the above, yet not legal.
     NotLegal,
+    /// The turn would repeat an earlier position, which the variant forbids.
+    Repeats,
 }
 
 impl Game<'_> {
@@ -175,6 +177,16 @@ impl Game<'_> {
         };
         if let Some(u) = turns.iter().find(|u| wanted(u)) {
             return Ok(u.clone());
+        }
+        if self.rules.repetition.is_some() {
+            // A turn of the position that only the game's history forbids.
+            let mut forbidden = false;
+            let _ = self.generator.turns(self.rules, &self.pos, |v| {
+                forbidden |= wanted(&v.to_turn());
+            });
+            if forbidden {
+                return Err(Refusal::Repeats);
+            }
         }
         Err(refusal(self, &turns, req, &caps))
     }

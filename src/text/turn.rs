@@ -273,5 +273,6 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
             format!("{} is not in the {}'s range", name(*cell), piece(*kind))
         }
         Refusal::NotLegal => "not a legal turn".into(),
+        Refusal::Repeats => "it would repeat an earlier position, which is not allowed".into(),
     }
 }
