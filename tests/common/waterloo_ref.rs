@@ -186,33 +186,38 @@ impl Ref {
     fn piece_moves(&self, c: (i32, i32), out: &mut Vec<Mv>) {
         let (w, k) = self.at(c).unwrap();
         let fw = if w { 1 } else { -1 };
-        let mut add = |to: (i32, i32), this: &Ref, out: &mut Vec<Mv>, quiet_ok: bool, cap_ok: bool| {
-            if !on(to) {
-                return;
-            }
-            match this.at(to) {
-                None if quiet_ok => out.push(Mv {
-                    from: c,
-                    to,
-                    capture: None,
-                    castle: None,
-                    double: false,
-                }),
-                Some((s, _)) if s != w && cap_ok => out.push(Mv {
-                    from: c,
-                    to,
-                    capture: Some(to),
-                    castle: None,
-                    double: false,
-                }),
-                _ => {}
-            }
-        };
-        let leaps = |offs: &[(i32, i32)], this: &Ref, out: &mut Vec<Mv>, add: &mut dyn FnMut((i32, i32), &Ref, &mut Vec<Mv>, bool, bool)| {
-            for &(dx, dy) in offs {
-                add((c.0 + dx, c.1 + dy), this, out, true, true);
-            }
-        };
+        let mut add =
+            |to: (i32, i32), this: &Ref, out: &mut Vec<Mv>, quiet_ok: bool, cap_ok: bool| {
+                if !on(to) {
+                    return;
+                }
+                match this.at(to) {
+                    None if quiet_ok => out.push(Mv {
+                        from: c,
+                        to,
+                        capture: None,
+                        castle: None,
+                        double: false,
+                    }),
+                    Some((s, _)) if s != w && cap_ok => out.push(Mv {
+                        from: c,
+                        to,
+                        capture: Some(to),
+                        castle: None,
+                        double: false,
+                    }),
+                    _ => {}
+                }
+            };
+        let leaps =
+            |offs: &[(i32, i32)],
+             this: &Ref,
+             out: &mut Vec<Mv>,
+             add: &mut dyn FnMut((i32, i32), &Ref, &mut Vec<Mv>, bool, bool)| {
+                for &(dx, dy) in offs {
+                    add((c.0 + dx, c.1 + dy), this, out, true, true);
+                }
+            };
         let slide = |dirs: &[(i32, i32)], this: &Ref, out: &mut Vec<Mv>| {
             for &(dx, dy) in dirs {
                 let mut t = (c.0 + dx, c.1 + dy);
@@ -249,7 +254,11 @@ impl Ref {
                 let one = (c.0, c.1 + fw);
                 add(one, self, out, true, false);
                 let two = (c.0, c.1 + 2 * fw);
-                if c.1 == Ref::row(w, 3) && self.at(one).is_none() && on(two) && self.at(two).is_none() {
+                if c.1 == Ref::row(w, 3)
+                    && self.at(one).is_none()
+                    && on(two)
+                    && self.at(two).is_none()
+                {
                     out.push(Mv {
                         from: c,
                         to: two,
@@ -447,7 +456,11 @@ impl Ref {
             if cs.white != w || !self.rights[i] || self.at(cs.king.0) != Some((w, 'K')) {
                 continue;
             }
-            if !cs.partners.iter().all(|&(a, _)| matches!(self.at(a), Some((x, _)) if x == w)) {
+            if !cs
+                .partners
+                .iter()
+                .all(|&(a, _)| matches!(self.at(a), Some((x, _)) if x == w))
+            {
                 continue;
             }
             if !cs.empty.iter().all(|&e| self.at(e).is_none()) {
@@ -495,10 +508,12 @@ impl Ref {
                         }
                     }
                     'S' => {
-                        if m.to.1 == Ref::row(w, 9) && m.from.1 != m.to.1 && self.reserve[s][1] > 0 {
+                        if m.to.1 == Ref::row(w, 9) && m.from.1 != m.to.1 && self.reserve[s][1] > 0
+                        {
                             kinds.push('J');
                         }
-                        if m.to.1 == Ref::row(w, 10) && m.from.1 != m.to.1 && self.reserve[s][2] > 0 {
+                        if m.to.1 == Ref::row(w, 10) && m.from.1 != m.to.1 && self.reserve[s][2] > 0
+                        {
                             kinds.push('W');
                         }
                     }
