@@ -86,13 +86,22 @@ proptest! {
     #[test]
     fn chess_and_xiangqi_playouts(choices in proptest::collection::vec(any::<usize>(), 1..60)) {
         // Castling rights, en passant, promotion and counters must undo exactly too.
-        for variant in ["chess", "xiangqi"] {
+        for variant in ["chess", "xiangqi", "waterloo"] {
             let r = Ruleset::load_named(variant).unwrap();
             let start = r.setup_text();
             playout_in(&r, &start, &choices);
         }
         let r = Ruleset::load_named("chess").unwrap();
         playout_in(&r, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &choices);
+        // Waterloo mid-game: reserves, changes of kind, double castlings, en passant.
+        let w = Ruleset::load_named("waterloo").unwrap();
+        for start in [
+            "rm2k3mr/10/4p5/1P8/3P6/10/10/10/10/RM2K3MR[SSJJWWssjjww] b KQkq - 0 1",
+            "4k5/1S6n1/3pn2S2/10/2G3A3/10/10/3s6/10/4K5[SSJJWWssjjww] w - - 0 1",
+            "r3k3r1/4W5/2j3ppp1/pp3P4/3pP5/10/1G1n6/PPP4PPP/10/R1n1K4R[SWsjww] w - d7 0 12",
+        ] {
+            playout_in(&w, start, &choices);
+        }
     }
 }
 

@@ -34,6 +34,45 @@ fn every_scenario_as_text_and_svg() {
     }
 }
 
+/// Waterloo: a diagram of every piece, with rulings W-…, snapshotted as text and SVG, and
+/// its caption's claims borne out.
+#[test]
+fn every_waterloo_piece_as_text_and_svg() {
+    let rules = Ruleset::load_named("waterloo").unwrap();
+    let list = rulebook::bundled_scenarios("waterloo");
+    for p in &rules.pieces {
+        assert!(
+            list.iter().any(|s| s.name == p.id),
+            "no diagram of the {}",
+            p.name
+        );
+    }
+    for s in &list {
+        assert!(
+            !s.rulings.is_empty() && s.rulings.iter().all(|r| r.starts_with("W-")),
+            "{}: cite rulings",
+            s.name
+        );
+        let p = rulebook::prepare(&rules, s).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            rulebook::contradictions(&rules, s, &p),
+            Vec::<String>::new(),
+            "{}",
+            s.name
+        );
+        let text = format!(
+            "{}\n\n{}",
+            s.caption.trim(),
+            view::diagram_text(&rules, &p.pos, &p.diagram)
+        );
+        insta::assert_snapshot!(format!("waterloo-{}-text", s.name), text);
+        insta::assert_snapshot!(
+            format!("waterloo-{}-svg", s.name),
+            view::diagram_svg(&rules, &p.pos, &p.diagram)
+        );
+    }
+}
+
 /// The claims the captions make, checked against the diagrams: (scenario, mark, cells).
 #[test]
 fn captions_match_the_diagrams() {

@@ -14,10 +14,16 @@ use crate::text;
 use crate::view as render;
 
 /// Scenario files bundled with the bundled variants, by variant name.
-pub const BUNDLED_SCENARIOS: &[(&str, &str)] = &[(
-    "bollwerk178",
-    include_str!("../../variants/bollwerk178.scenarios.toml"),
-)];
+pub const BUNDLED_SCENARIOS: &[(&str, &str)] = &[
+    (
+        "bollwerk178",
+        include_str!("../../variants/bollwerk178.scenarios.toml"),
+    ),
+    (
+        "waterloo",
+        include_str!("../../variants/waterloo.scenarios.toml"),
+    ),
+];
 
 /// One rulebook diagram as data.
 #[derive(Debug, Clone, Deserialize)]
