@@ -1,5 +1,6 @@
-//! Perft speed of chess (start position, depth 5) and xiangqi (start position, depth 4)
-//! through the same interpreter, with bulk counting at the last ply.
+//! Perft speed of chess (start position, depth 5), xiangqi (start position, depth 4) and
+//! Waterloo (start position, depth 3) through the same interpreter, with bulk counting at the
+//! last ply.
 //!
 //! cargo bench --bench engines
 //!
@@ -13,7 +14,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    for (variant, depth) in [("chess", 5), ("xiangqi", 4)] {
+    for (variant, depth) in [("chess", 5), ("xiangqi", 4), ("waterloo", 3)] {
         let rules = Ruleset::load_named(variant).expect("bundled variant");
         let mut g = Game::start(&rules);
         let nodes = g.perft(depth);
