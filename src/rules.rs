@@ -208,10 +208,9 @@ pub enum Verdict {
 /// End-of-game rules.
 #[derive(Debug, Clone, Default)]
 pub struct EndRules {
-    /// A piece in this region after its side's turn wins.
-    pub occupy: Option<(Whose, RegionId)>,
-    /// The piece kinds whose arrival in the `occupy` region counts (empty: every kind).
-    pub occupy_by: Vec<PieceKindId>,
+    /// Goal regions: a piece of the listed kinds standing in one after its side's turn ends
+    /// the game (`[end] occupy` is the first, a win; `[[goal]]` adds more).
+    pub goals: Vec<Goal>,
     /// A side without pieces loses.
     pub no_pieces_loses: bool,
     /// A side that starts its turn without a piece move loses.
@@ -220,6 +219,18 @@ pub struct EndRules {
     pub checkmate: Option<Verdict>,
     /// Stalemate, for the side stalemated.
     pub stalemate: Option<Verdict>,
+}
+
+/// A goal region: a piece of the listed kinds standing in it after its side's turn ends the
+/// game with `verdict` for that piece's side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Goal {
+    /// Whose region, seen from the piece's side, and which.
+    pub region: (Whose, RegionId),
+    /// The kinds that count (empty: every kind).
+    pub by: Vec<PieceKindId>,
+    /// What it means for the piece's side.
+    pub verdict: Verdict,
 }
 
 /// Judgement calls about the whole turn, declared in `[turn]`.

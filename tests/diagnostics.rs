@@ -203,6 +203,7 @@ broken!(
     ]
 );
 broken!(clock_verdict, ["clock", "repetition"]);
+broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(
     castling_partners,
     ["castling", "castling", "castling", "castling"]

@@ -266,3 +266,34 @@ fn a_goal_region_names_the_kind_that_reached_it() {
     let mut g = play(&goal, "4k/S4/5/5/K4[Qq] w - - 0 1", &["a4-b4"]);
     assert!(g.outcome().is_none());
 }
+
+#[test]
+fn a_goal_may_draw_or_lose_for_the_side_that_reaches_it() {
+    let goals = variant(|s| {
+        s + r#"
+[[goal]]
+region = "enemy far"
+by = ["scout"]
+verdict = "draw"
+
+[[goal]]
+region = "own near-far"
+by = ["hunter"]
+verdict = "loses"
+"#
+    });
+    // White's scout on Black's far rank (rank 1): drawn. A White hunter on its own rank 4:
+    // White loses.
+    let mut g = play(&goals, "4k/5/5/1S3/K4[Qq] w - - 0 1", &["b2-c2"]);
+    assert!(g.outcome().is_none(), "rank 2 is no goal");
+    let mut g = game(&goals, "4k/5/5/5/KS3[Qq] b - - 0 1");
+    let o = g.outcome().expect("over");
+    assert_eq!(
+        (o.winner, o.text(&goals)),
+        (None, "draw (a scout on the enemy far)".into())
+    );
+    let mut g = play(&goals, "4k/5/2H2/5/K4[Qq] w - - 0 1", &["c3-c4"]);
+    let o = g.outcome().expect("over");
+    assert_eq!(o.winner, Some(Side::Black));
+    assert_eq!(o.text(&goals), "black wins (a hunter on its own near-far)");
+}

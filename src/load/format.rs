@@ -50,6 +50,21 @@ pub struct VariantDef {
     #[serde(default)]
     pub clock: ClockDef,
     pub repetition: Option<RepetitionDef>,
+    #[serde(default)]
+    pub goal: Vec<GoalDef>,
+}
+
+/// `[[goal]]`: a region that ends the game when some kinds reach it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GoalDef {
+    /// `own REGION` or `enemy REGION`, seen from the piece's side.
+    pub region: Spanned<String>,
+    /// The kinds that count (empty: any).
+    #[serde(default)]
+    pub by: Vec<Spanned<String>>,
+    /// "wins" (default), "draw" or "loses" for the piece's side.
+    pub verdict: Option<Spanned<String>>,
 }
 
 /// `[reserve]`: what happens to pieces that leave the board.

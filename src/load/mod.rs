@@ -1453,7 +1453,7 @@ impl<'s> Loader<'s> {
             .occupy
             .as_ref()
             .and_then(|o| self.region_ref(o, regions));
-        let mut verdict = |v: &Option<Spanned<String>>, default: Verdict| match v
+        let verdict = |this: &mut Self, v: &Option<Spanned<String>>, default: Verdict| match v
             .as_ref()
             .map(|s| (s.get_ref().as_str(), span_of(s)))
         {
@@ -1462,7 +1462,7 @@ impl<'s> Loader<'s> {
             Some(("wins", _)) => Some(Verdict::Wins),
             Some(("draw", _)) => Some(Verdict::Draw),
             Some((other, span)) => {
-                self.problem(
+                this.problem(
                     Code::End,
                     span,
                     format!("`{other}` is not a verdict"),
@@ -1472,17 +1472,38 @@ impl<'s> Loader<'s> {
                 None
             }
         };
-        let checkmate = verdict(&def.end.checkmate, Verdict::Loses);
-        let stalemate = verdict(&def.end.stalemate, Verdict::Draw);
+        let checkmate = verdict(self, &def.end.checkmate, Verdict::Loses);
+        let stalemate = verdict(self, &def.end.stalemate, Verdict::Draw);
         let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
-        let occupy_by = self
-            .kind_list(&def.end.occupy_by, &ids, "piece")
-            .into_iter()
-            .map(PieceKindId::new)
-            .collect();
+        let kinds = |this: &mut Self, list: &[Spanned<String>]| -> Vec<PieceKindId> {
+            this.kind_list(list, &ids, "piece")
+                .into_iter()
+                .map(PieceKindId::new)
+                .collect()
+        };
+        let mut goals = Vec::new();
+        let occupy_by = kinds(self, &def.end.occupy_by);
+        if let Some(region) = occupy {
+            goals.push(Goal {
+                region,
+                by: occupy_by,
+                verdict: Verdict::Wins,
+            });
+        }
+        for g in &def.goal {
+            let region = self.region_ref(&g.region, regions);
+            let by = kinds(self, &g.by);
+            let v = verdict(self, &g.verdict, Verdict::Wins);
+            if let (Some(region), Some(verdict)) = (region, v) {
+                goals.push(Goal {
+                    region,
+                    by,
+                    verdict,
+                });
+            }
+        }
         EndRules {
-            occupy,
-            occupy_by,
+            goals,
             no_pieces_loses,
             immobilized_loses,
             checkmate,

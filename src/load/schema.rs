@@ -73,6 +73,11 @@ const CHANGE: &[Key] = &[
     ("to", Shape::Strs, true),
     ("optional", Shape::Bool, false),
 ];
+const GOAL: &[Key] = &[
+    ("region", Shape::Str, true),
+    ("by", Shape::Strs, false),
+    ("verdict", Shape::Str, false),
+];
 const RESERVE: &[Key] = &[("replaced", Shape::Str, false)];
 const CLOCK: &[Key] = &[
     ("reset-on", Shape::Strs, false),
@@ -143,6 +148,7 @@ const TOP: &[Key] = &[
     ("reserve", Shape::Table(RESERVE), false),
     ("clock", Shape::Table(CLOCK), false),
     ("repetition", Shape::Table(REPETITION), false),
+    ("goal", Shape::Tables(GOAL), false),
 ];
 
 /// A schema problem: span, message, label, help.

@@ -4,16 +4,16 @@
 use crate::core::Side;
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::Ruleset;
+use crate::rules::{Ruleset, Verdict};
 
 use super::placement::region_side;
 
 /// Why the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// A piece stands in the goal region (`[end] occupy`, B-60): the region's index and the
-    /// piece's kind.
-    Occupied(RegionId, PieceKindId),
+    /// A piece stands in a goal region (`[end] occupy`, `[[goal]]`, B-60): the goal's index
+    /// in [`crate::rules::EndRules::goals`] and the piece's kind.
+    Occupied(usize, PieceKindId),
     /// A stone that wins there was placed in its region (`wins-on`, B-60): the stone kind and
     /// the region's index.
     StonePlaced(StoneKindId, RegionId),
@@ -54,8 +54,11 @@ impl Reason {
                 .to_string()
         };
         match self {
-            Reason::Occupied(r, k) => {
-                let who = if rules.end.occupy_by.is_empty() {
+            Reason::Occupied(i, k) => {
+                let Some(goal) = rules.end.goals.get(i) else {
+                    return "a piece in a goal region".into();
+                };
+                let who = if goal.by.is_empty() {
                     "a piece".to_string()
                 } else {
                     format!(
@@ -66,11 +69,11 @@ impl Reason {
                             .map_or("piece", |p| p.name.as_str())
                     )
                 };
-                let whose = match rules.end.occupy {
-                    Some((crate::rules::Whose::Own, _)) => "its own",
-                    _ => "the enemy",
+                let whose = match goal.region.0 {
+                    crate::rules::Whose::Own => "its own",
+                    crate::rules::Whose::Enemy => "the enemy",
                 };
-                format!("{who} on {whose} {}", region(r))
+                format!("{who} on {whose} {}", region(goal.region.1))
             }
             Reason::StonePlaced(k, r) => format!(
                 "a {} placed on the enemy {}",
@@ -110,21 +113,23 @@ impl Outcome {
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
     for side in [mover, pos.side] {
-        if let Some((w, r)) = rules.end.occupy {
+        for (i, goal) in rules.end.goals.iter().enumerate() {
+            let (w, r) = goal.region;
             let region = &rules.regions[r.index()].cells[region_side(side, w)];
             let arrived = region.iter().find_map(|c| match pos.at(c).as_piece() {
-                Some((s, k))
-                    if s == side
-                        && (rules.end.occupy_by.is_empty() || rules.end.occupy_by.contains(&k)) =>
-                {
+                Some((s, k)) if s == side && (goal.by.is_empty() || goal.by.contains(&k)) => {
                     Some(k)
                 }
                 _ => None,
             });
             if let Some(k) = arrived {
                 return Some(Outcome {
-                    winner: Some(side),
-                    reason: Reason::Occupied(r, k),
+                    winner: match goal.verdict {
+                        Verdict::Wins => Some(side),
+                        Verdict::Loses => Some(side.opponent()),
+                        Verdict::Draw => None,
+                    },
+                    reason: Reason::Occupied(i, k),
                 });
             }
         }

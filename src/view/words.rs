@@ -357,22 +357,27 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     }
     // The end.
     let mut end = Vec::new();
-    if let Some((w, r)) = rules.end.occupy {
-        let who = if rules.end.occupy_by.is_empty() {
+    for goal in &rules.end.goals {
+        let (w, r) = goal.region;
+        let who = if goal.by.is_empty() {
             "a piece".to_string()
         } else {
-            let names: Vec<String> = rules
-                .end
-                .occupy_by
+            let names: Vec<String> = goal
+                .by
                 .iter()
                 .map(|&k| rules.pieces[k].name.clone())
                 .collect();
             format!("its {}", join_with(&names, "or"))
         };
         end.push(format!(
-            "a side with {who} on {} {} after its turn wins",
+            "a side with {who} on {} {} after its turn {}",
             whose(w),
-            rules.regions[r.index()].id
+            rules.regions[r.index()].id,
+            match goal.verdict {
+                Verdict::Wins => "wins",
+                Verdict::Loses => "loses",
+                Verdict::Draw => "draws the game",
+            }
         ));
     }
     if rules.end.no_pieces_loses {

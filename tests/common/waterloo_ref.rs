@@ -182,42 +182,38 @@ impl Ref {
         if w { n - 1 } else { 10 - n }
     }
 
+    /// A movement from `c` to `to` if it is on the board and empty (when `quiet_ok`) or holds
+    /// an enemy (when `cap_ok`).
+    fn land(&self, c: (i32, i32), to: (i32, i32), quiet_ok: bool, cap_ok: bool, out: &mut Vec<Mv>) {
+        if !on(to) {
+            return;
+        }
+        let w = self.at(c).unwrap().0;
+        let capture = match self.at(to) {
+            None if quiet_ok => None,
+            Some((s, _)) if s != w && cap_ok => Some(to),
+            _ => return,
+        };
+        out.push(Mv {
+            from: c,
+            to,
+            capture,
+            castle: None,
+            double: false,
+        });
+    }
+
+    /// Leaps from `c` by each offset, moving or capturing.
+    fn leaps(&self, c: (i32, i32), offs: &[(i32, i32)], out: &mut Vec<Mv>) {
+        for &(dx, dy) in offs {
+            self.land(c, (c.0 + dx, c.1 + dy), true, true, out);
+        }
+    }
+
     /// The movements of the piece on `c` (ignoring castling, changes, legality).
     fn piece_moves(&self, c: (i32, i32), out: &mut Vec<Mv>) {
         let (w, k) = self.at(c).unwrap();
         let fw = if w { 1 } else { -1 };
-        let mut add =
-            |to: (i32, i32), this: &Ref, out: &mut Vec<Mv>, quiet_ok: bool, cap_ok: bool| {
-                if !on(to) {
-                    return;
-                }
-                match this.at(to) {
-                    None if quiet_ok => out.push(Mv {
-                        from: c,
-                        to,
-                        capture: None,
-                        castle: None,
-                        double: false,
-                    }),
-                    Some((s, _)) if s != w && cap_ok => out.push(Mv {
-                        from: c,
-                        to,
-                        capture: Some(to),
-                        castle: None,
-                        double: false,
-                    }),
-                    _ => {}
-                }
-            };
-        let leaps =
-            |offs: &[(i32, i32)],
-             this: &Ref,
-             out: &mut Vec<Mv>,
-             add: &mut dyn FnMut((i32, i32), &Ref, &mut Vec<Mv>, bool, bool)| {
-                for &(dx, dy) in offs {
-                    add((c.0 + dx, c.1 + dy), this, out, true, true);
-                }
-            };
         let slide = |dirs: &[(i32, i32)], this: &Ref, out: &mut Vec<Mv>| {
             for &(dx, dy) in dirs {
                 let mut t = (c.0 + dx, c.1 + dy);
@@ -252,7 +248,7 @@ impl Ref {
         match k {
             'P' => {
                 let one = (c.0, c.1 + fw);
-                add(one, self, out, true, false);
+                self.land(c, one, true, false, out);
                 let two = (c.0, c.1 + 2 * fw);
                 if c.1 == Ref::row(w, 3)
                     && self.at(one).is_none()
@@ -269,7 +265,7 @@ impl Ref {
                 }
                 for dx in [-1, 1] {
                     let t = (c.0 + dx, c.1 + fw);
-                    add(t, self, out, false, true);
+                    self.land(c, t, false, true, out);
                     if on(t) && self.ep == Some(t) && self.at(t).is_none() {
                         let victim = (t.0, c.1);
                         if matches!(self.at(victim), Some((s, 'P')) if s != w) {
@@ -284,31 +280,31 @@ impl Ref {
                     }
                 }
             }
-            'N' => leaps(&KNIGHT, self, out, &mut add),
+            'N' => self.leaps(c, &KNIGHT, out),
             'G' => {
-                leaps(&KING8, self, out, &mut add);
-                leaps(&TWO, self, out, &mut add);
+                self.leaps(c, &KING8, out);
+                self.leaps(c, &TWO, out);
             }
             'B' => slide(&DIAG, self, out),
             'C' => {
                 slide(&DIAG, self, out);
-                leaps(&KNIGHT, self, out, &mut add);
+                self.leaps(c, &KNIGHT, out);
             }
             'R' => slide(&ORTHO, self, out),
             'M' => {
                 slide(&ORTHO, self, out);
-                leaps(&KNIGHT, self, out, &mut add);
+                self.leaps(c, &KNIGHT, out);
             }
             'A' => slide(&KING8, self, out),
             'Q' => {
                 slide(&KING8, self, out);
-                leaps(&KNIGHT, self, out, &mut add);
+                self.leaps(c, &KNIGHT, out);
             }
-            'K' | 'S' => leaps(&KING8, self, out, &mut add),
+            'K' | 'S' => self.leaps(c, &KING8, out),
             'J' => {
-                leaps(&KING8, self, out, &mut add);
-                leaps(&TWO, self, out, &mut add);
-                leaps(&KNIGHT, self, out, &mut add);
+                self.leaps(c, &KING8, out);
+                self.leaps(c, &TWO, out);
+                self.leaps(c, &KNIGHT, out);
             }
             'W' => {
                 for &(dx, dy) in &KING8 {
