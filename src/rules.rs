@@ -192,6 +192,35 @@ pub struct Castling {
     pub empty: Vec<Cell>,
     /// Must not be attacked.
     pub safe: Vec<Cell>,
+    /// Its bit in the castling rights (`Position::castling`); the two flanks of one free
+    /// partner share a bit.
+    pub right: u8,
+    /// A free castling (Chess960): the king is wherever the side's royal piece stands on the
+    /// partner's rank, the partner must stand on this side of it, and the cells that must be
+    /// empty or safe follow from where they stand. `None`: every cell is as declared.
+    pub free: Option<Flank>,
+    /// The kind the partner must be, when declared.
+    pub partner_kind: Option<PieceKindId>,
+}
+
+/// Which side of the king a free castling's partner stands on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flank {
+    /// On higher files (chess's king side).
+    High,
+    /// On lower files (chess's queen side).
+    Low,
+}
+
+/// Where the pieces of one castling stand in a position, and what it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CastlingCells {
+    /// The king's cell.
+    pub king: Cell,
+    /// Cells that must be empty (other than the king and its partners).
+    pub empty: Vec<Cell>,
+    /// Cells that must not be attacked.
+    pub safe: Vec<Cell>,
 }
 
 /// What ending without a legal turn means for the side to move.
@@ -403,6 +432,62 @@ impl Ruleset {
             || pos.supplies[side]
                 .get(self.hand_slot(k))
                 .is_some_and(|&n| n > 0)
+    }
+
+    /// Where a castling's king stands in `pos` and which cells must be empty and safe: as
+    /// declared, or for a free castling derived from the royal piece's cell. `None` when a
+    /// free castling's royal piece is not on the partner's rank or not on the right side of
+    /// it.
+    pub fn castling_cells(&self, c: &Castling, pos: &Position) -> Option<CastlingCells> {
+        let Some(flank) = c.free else {
+            return Some(CastlingCells {
+                king: c.king.0,
+                empty: c.empty.clone(),
+                safe: c.safe.clone(),
+            });
+        };
+        let &(partner, partner_to) = c.partners.first()?;
+        let (pcol, prow) = self.topo.layout(partner);
+        let king = self.topo.cells().find(|&x| {
+            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.pieces[k.index()].royal)
+                && self.topo.layout(x).1 == prow
+        })?;
+        let kcol = self.topo.layout(king).0;
+        let right_side = match flank {
+            Flank::High => pcol > kcol,
+            Flank::Low => pcol < kcol,
+        };
+        if !right_side {
+            return None;
+        }
+        let cols = [
+            kcol,
+            pcol,
+            self.topo.layout(c.king.1).0,
+            self.topo.layout(partner_to).0,
+        ];
+        let (lo, hi) = (
+            *cols.iter().min().unwrap_or(&kcol),
+            *cols.iter().max().unwrap_or(&kcol),
+        );
+        let empty = (lo..=hi)
+            .filter_map(|col| self.topo.at_layout(col, prow))
+            .filter(|&x| x != king && x != partner)
+            .collect();
+        let to = self.topo.layout(c.king.1).0;
+        let safe = (kcol.min(to)..=kcol.max(to))
+            .filter_map(|col| self.topo.at_layout(col, prow))
+            .collect();
+        Some(CastlingCells { king, empty, safe })
+    }
+
+    /// How many castling rights bits the variant uses.
+    pub fn castling_rights(&self) -> usize {
+        self.castlings
+            .iter()
+            .map(|c| usize::from(c.right) + 1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The names the compiler resolved, for listings.

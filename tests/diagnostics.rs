@@ -205,6 +205,17 @@ broken!(
 broken!(clock_verdict, ["clock", "repetition"]);
 broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(
+    free_castling,
+    [
+        "castling",
+        "castling",
+        "unknown_piece",
+        "castling",
+        "castling",
+        "castling"
+    ]
+);
+broken!(
     castling_partners,
     ["castling", "castling", "castling", "castling"]
 );

@@ -180,11 +180,11 @@ pub struct CastlingDef {
     /// `white` or `black`.
     pub side: Spanned<String>,
     /// Its letter in the castling field of position text (upper case for White).
-    pub letter: Spanned<String>,
+    pub letter: Option<Spanned<String>>,
     /// The royal piece's cell.
-    pub king: Spanned<String>,
+    pub king: Option<Spanned<String>>,
     /// Destination of the royal piece.
-    pub king_to: Spanned<String>,
+    pub king_to: Option<Spanned<String>>,
     /// The partner's cell.
     pub rook: Option<Spanned<String>>,
     /// Destination of the partner.
@@ -193,9 +193,19 @@ pub struct CastlingDef {
     #[serde(default)]
     pub partners: Vec<Spanned<String>>,
     /// Cells that must be empty.
-    pub empty: Spanned<String>,
+    pub empty: Option<Spanned<String>>,
     /// Cells that must not be attacked.
-    pub safe: Spanned<String>,
+    pub safe: Option<Spanned<String>>,
+    /// `"files"`: a free castling (Chess960) whose rights name the partner's file.
+    pub rights: Option<Spanned<String>>,
+    /// The kind a free castling's partner must be.
+    pub partner_kind: Option<Spanned<String>>,
+    /// The cells a free castling's partner may start from.
+    pub partners_on: Option<Spanned<String>>,
+    /// A free castling with the partner on the king's higher files: "KING-TO PARTNER-TO".
+    pub high_side_to: Option<Spanned<String>>,
+    /// … with the partner on the king's lower files.
+    pub low_side_to: Option<Spanned<String>>,
 }
 
 /// A declared direction set: `[[file step, rank step], …]`.

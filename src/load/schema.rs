@@ -116,14 +116,19 @@ const TURN: &[Key] = &[
 const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
 const CASTLING: &[Key] = &[
     ("side", Shape::Str, true),
-    ("letter", Shape::Str, true),
-    ("king", Shape::Str, true),
-    ("king-to", Shape::Str, true),
+    ("letter", Shape::Str, false),
+    ("king", Shape::Str, false),
+    ("king-to", Shape::Str, false),
     ("rook", Shape::Str, false),
     ("rook-to", Shape::Str, false),
     ("partners", Shape::Strs, false),
-    ("empty", Shape::Str, true),
-    ("safe", Shape::Str, true),
+    ("empty", Shape::Str, false),
+    ("safe", Shape::Str, false),
+    ("rights", Shape::Str, false),
+    ("partner-kind", Shape::Str, false),
+    ("partners-on", Shape::Str, false),
+    ("high-side-to", Shape::Str, false),
+    ("low-side-to", Shape::Str, false),
 ];
 const REGION_SHAPE: Shape = Shape::Table(REGION);
 const STONE_SHAPE: Shape = Shape::Table(STONE);

@@ -67,6 +67,8 @@ pub fn apply_turn(
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
     let side = pos.side;
+    let mover_is_royal =
+        matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal);
     let mut ep = None;
     let mut ep_victim = None;
     let clock = &rules.clock;
@@ -129,9 +131,15 @@ pub fn apply_turn(
     if pos.castling != 0 {
         let touched =
             |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
-        for (i, c) in rules.castlings.iter().enumerate() {
-            if touched(c.king.0) || c.partners.iter().any(|&(a, _)| touched(a)) {
-                pos.castling &= !(1 << i);
+        for c in &rules.castlings {
+            // A free castling's king is wherever the royal piece stands: any move of it ends
+            // the rights of its side.
+            let king_moved = match c.free {
+                None => touched(c.king.0),
+                Some(_) => mover_is_royal && side == c.side,
+            };
+            if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
+                pos.castling &= !(1 << c.right);
             }
         }
     }

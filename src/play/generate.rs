@@ -165,18 +165,20 @@ impl Core {
         }
         // Castling.
         for (i, cst) in rules.castlings.iter().enumerate() {
-            if cst.side != side || pos.castling & (1 << i) == 0 {
+            if cst.side != side || pos.castling & (1 << cst.right) == 0 {
                 continue;
             }
-            let king_ok = matches!(pos.at(cst.king.0).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
-            let rook_ok = cst
-                .partners
-                .iter()
-                .all(|&(a, _)| matches!(pos.at(a).as_piece(), Some((s, _)) if s == side));
-            if !king_ok || !rook_ok || !cst.empty.iter().all(|&e| pos.at(e).is_empty()) {
+            let Some(cells) = rules.castling_cells(cst, pos) else {
+                continue;
+            };
+            let king_ok = matches!(pos.at(cells.king).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
+            let rook_ok = cst.partners.iter().all(|&(a, _)| {
+                matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
+            });
+            if !king_ok || !rook_ok || !cells.empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
-            if cst
+            if cells
                 .safe
                 .iter()
                 .any(|&s| self.attacked(rules, pos, s, side.opponent()))
@@ -184,7 +186,7 @@ impl Core {
                 continue;
             }
             f(&TurnView {
-                from: cst.king.0,
+                from: cells.king,
                 to: Some(cst.king.1),
                 captures: &[],
                 dest: StoneEffect::None,

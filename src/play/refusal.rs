@@ -178,6 +178,21 @@ impl Game<'_> {
         if let Some(u) = turns.iter().find(|u| wanted(u)) {
             return Ok(u.clone());
         }
+        // A castling written as the king's move onto its partner.
+        if let Some(u) = turns.iter().find(|u| {
+            u.from == req.from
+                && caps.is_empty()
+                && action == Action::None
+                && req.promote.is_none()
+                && u.castle.is_some_and(|i| {
+                    self.rules.castlings[i as usize]
+                        .partners
+                        .first()
+                        .is_some_and(|p| Some(p.0) == req.to)
+                })
+        }) {
+            return Ok(u.clone());
+        }
         if self.rules.repetition.is_some() {
             // A turn of the position that only the game's history forbids.
             let mut forbidden = false;

@@ -378,21 +378,22 @@ fn read_fields(
             PositionField::Castling => {
                 if s != "-" {
                     for ch in s.chars() {
-                        match rules.castlings.iter().position(|c| c.letter == ch) {
-                            Some(i) => pos.castling |= 1 << i,
-                            None => {
-                                let known: String =
-                                    rules.castlings.iter().map(|c| c.letter).collect();
-                                return fail(
-                                    Field::Castling,
-                                    span,
-                                    format!(
-                                        "`{ch}` is not a castling right of {} (known: {known})",
-                                        rules.name
-                                    ),
-                                );
-                            }
+                        let bits = castling_letter(rules, pos, ch);
+                        if bits == 0 {
+                            let mut known: Vec<char> =
+                                rules.castlings.iter().map(|c| c.letter).collect();
+                            known.dedup();
+                            let known: String = known.into_iter().collect();
+                            return fail(
+                                Field::Castling,
+                                span,
+                                format!(
+                                    "`{ch}` is not a castling right of {} (known: {known})",
+                                    rules.name
+                                ),
+                            );
                         }
+                        pos.castling |= bits;
                     }
                 }
             }
@@ -419,6 +420,67 @@ fn read_fields(
         }
     }
     Ok(names)
+}
+
+/// The rights bits a letter of the castling field sets: the castlings with that letter; for
+/// free castlings (rights named by files) also `K`/`Q` (`k`/`q`) for the outermost partner on
+/// the king's higher (lower) files, as X-FEN writes them. 0 when the letter names none.
+fn castling_letter(rules: &Ruleset, pos: &Position, ch: char) -> u32 {
+    let mut bits = 0u32;
+    for c in rules.castlings.iter().filter(|c| c.letter == ch) {
+        bits |= 1 << c.right;
+    }
+    if bits != 0 || !matches!(ch, 'K' | 'Q' | 'k' | 'q') {
+        return bits;
+    }
+    let side = if ch.is_ascii_uppercase() {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let flank = if ch.eq_ignore_ascii_case(&'K') {
+        crate::rules::Flank::High
+    } else {
+        crate::rules::Flank::Low
+    };
+    let topo = &rules.topo;
+    let outermost = rules
+        .castlings
+        .iter()
+        .filter(|c| c.side == side && c.free == Some(flank))
+        .filter(|c| {
+            rules.castling_cells(c, pos).is_some()
+                && matches!(pos.at(c.partners[0].0).as_piece(), Some((s, k)) if s == side && c.partner_kind.is_none_or(|p| p == k))
+        })
+        .max_by_key(|c| {
+            let col = topo.layout(c.partners[0].0).0;
+            if flank == crate::rules::Flank::High {
+                col as i64
+            } else {
+                -(col as i64)
+            }
+        });
+    outermost.map_or(0, |c| 1 << c.right)
+}
+
+/// The castling field's letters for a set of rights: declared castlings in their order; free
+/// castlings White's first, each side's partner files from the highest (Shredder-FEN: `HAha`).
+fn castling_text(rules: &Ruleset, rights: u32) -> String {
+    let mut list: Vec<&crate::rules::Castling> = Vec::new();
+    for c in &rules.castlings {
+        if rights & (1 << c.right) != 0 && !list.iter().any(|x| x.right == c.right) {
+            list.push(c);
+        }
+    }
+    if list.iter().any(|c| c.free.is_some()) {
+        list.sort_by_key(|c| {
+            (
+                c.side != Side::White,
+                std::cmp::Reverse(rules.topo.layout(c.partners[0].0).0),
+            )
+        });
+    }
+    list.iter().map(|c| c.letter).collect()
 }
 
 fn parse_supplies(
@@ -550,13 +612,7 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
                 out.push_str(&pos.taboo.map_or("-".to_string(), |t| topo.name(t)))
             }
             PositionField::Castling => {
-                let rights: String = rules
-                    .castlings
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| pos.castling & (1 << i) != 0)
-                    .map(|(_, c)| c.letter)
-                    .collect();
+                let rights = castling_text(rules, pos.castling);
                 out.push_str(if rights.is_empty() { "-" } else { &rights });
             }
             PositionField::EnPassant => {

@@ -16,6 +16,18 @@ use crate::rules::Whose;
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
     let name = |c: Cell| rules.topo.name(c);
     let mut s = name(t.from);
+    if let Some(i) = t.castle
+        && let Some(c) = rules.castlings.get(i as usize)
+        && let (Some(to), Some(&(partner, _))) = (t.to, c.partners.first())
+    {
+        // A castling is the king's move, or, where that could be read as a plain king step
+        // (or the king stays), the king's move onto its partner's cell.
+        let (a, b) = (rules.topo.layout(t.from), rules.topo.layout(to));
+        let near = a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1;
+        s.push('-');
+        s.push_str(&name(if near { partner } else { to }));
+        return s;
+    }
     if let Some(to) = t.to {
         s.push(if t.captures.contains(&to) { 'x' } else { '-' });
         s.push_str(&name(to));
