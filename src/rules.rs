@@ -80,6 +80,9 @@ pub struct PieceKind {
     /// and cannot happen when it has none. `None`: the kind is not counted (as many as wanted,
     /// like chess's promotion pieces).
     pub reserve: Option<u32>,
+    /// Its worth as declared (`value`), for evaluation and rules that count points; `None`
+    /// when the file gives none (agents then estimate one).
+    pub value: Option<u32>,
 }
 
 /// Most pieces of one kind a side's reserve may hold in a variant file or position text.

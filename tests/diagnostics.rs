@@ -204,6 +204,7 @@ broken!(
 );
 broken!(clock_verdict, ["clock", "repetition"]);
 broken!(goal, ["placement", "unknown_piece", "end"]);
+broken!(piece_value, ["value", "value"]);
 broken!(
     free_castling,
     [

@@ -60,6 +60,7 @@ codes! {
     StonesPerTurn => "stones_per_turn": "A number of stones per turn out of range.",
     Promotion => "promotion": "A promotion that names no region or no piece.",
     Change => "change": "A change of kind with an unknown event, a missing region or no kinds to become.",
+    Value => "value": "A piece value out of range.",
     Reserve => "reserve": "A reserve count out of range, or an unknown `[reserve]` setting.",
     Clock => "clock": "A `[clock]` reset, limit or verdict that is not known or out of range.",
     Repetition => "repetition": "A `[repetition]` occurrence or verdict that is not known or out of range.",

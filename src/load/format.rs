@@ -314,6 +314,8 @@ pub struct PieceDef {
     pub turns: Option<Spanned<Vec<Spanned<String>>>>,
     /// Pieces of this kind each side starts with off the board (the kind is then counted).
     pub reserve: Option<Spanned<i64>>,
+    /// The piece's worth, for evaluation (and rules that count points).
+    pub value: Option<Spanned<i64>>,
     /// Changes of kind on events.
     #[serde(default)]
     pub changes: Vec<ChangeDef>,

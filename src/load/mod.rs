@@ -647,6 +647,7 @@ impl<'s> Loader<'s> {
                     en_passant_any_line: self.en_passant_lines(p),
                     changes: Vec::new(),
                     reserve: None,
+                    value: None,
                 });
             }
         }
@@ -1658,7 +1659,24 @@ impl<'s> Loader<'s> {
                     });
                 }
             }
+            if let Some(n) = &pd.value {
+                let v = *n.get_ref();
+                if !(0..=1_000_000).contains(&v) {
+                    self.problem(
+                        Code::Value,
+                        span_of(n),
+                        format!("a value of {v}"),
+                        "out of range",
+                        "write a worth from 0 to 1000000",
+                    );
+                }
+            }
             if let Some(pk) = pieces.get_mut(p) {
+                pk.value = pd
+                    .value
+                    .as_ref()
+                    .and_then(|n| u32::try_from(*n.get_ref()).ok())
+                    .filter(|&v| v <= 1_000_000);
                 pk.changes = changes;
                 pk.reserve = pd
                     .reserve

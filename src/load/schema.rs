@@ -64,6 +64,7 @@ const PIECE: &[Key] = &[
     ("promotes-to", Shape::Strs, false),
     ("turns", Shape::Strs, false),
     ("reserve", Shape::Int, false),
+    ("value", Shape::Int, false),
     ("changes", Shape::Tables(CHANGE), false),
 ];
 const CHANGE: &[Key] = &[
