@@ -42,6 +42,7 @@ pub mod load;
 pub mod play;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod selfcheck;
 pub mod text;
 pub mod view;

@@ -6,6 +6,7 @@ mod terminal;
 
 use bulwark::load::LoadError;
 use bulwark::play::Game;
+use bulwark::search::{AgentSpec, selfplay};
 use bulwark::text::{self, PositionError};
 use bulwark::view;
 use bulwark::{Position, Ruleset};
@@ -90,11 +91,14 @@ enum Command {
         #[arg(long)]
         history: Option<String>,
         /// Who plays White.
-        #[arg(long, value_enum, default_value_t = Player::Human)]
-        white: Player,
+        /// Who plays White: human, or an agent (computer = search, random, search:200,
+        /// mcts:2000).
+        #[arg(long, default_value = "human", value_parser = player)]
+        white: Seat,
         /// Who plays Black.
-        #[arg(long, value_enum, default_value_t = Player::Human)]
-        black: Player,
+        /// Who plays Black (as --white).
+        #[arg(long, default_value = "human", value_parser = player)]
+        black: Seat,
         /// Seed of the computer's random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -149,6 +153,31 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Self-play: many games between two agents, with statistics (results with 95%
+    /// intervals, length, branching, piece use, how games ended).
+    Match {
+        /// Variant file or bundled name.
+        variant: Option<String>,
+        #[command(flatten)]
+        study: Study,
+    },
+    /// Add up the JSON results of `match --json` (shards of one study).
+    Merge {
+        /// Files with one `match --json` result each (its last line).
+        files: Vec<std::path::PathBuf>,
+        /// Print the merged JSON instead of the report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The same self-play on two rule sets, side by side, significant differences marked.
+    Compare {
+        /// The first variant (file or bundled name).
+        a: String,
+        /// The second variant (file or bundled name).
+        b: String,
+        #[command(flatten)]
+        study: Study,
+    },
     /// Show the bytecode the compiler produced.
     Compile {
         /// Variant file or bundled name.
@@ -159,6 +188,44 @@ enum Command {
     },
 }
 
+/// The options of a self-play study.
+#[derive(clap::Args, Clone)]
+struct Study {
+    /// Position text to start every game from (defaults to the variant's start position).
+    #[arg(long)]
+    position: Option<String>,
+    /// Turns in move text played before every game.
+    #[arg(long)]
+    history: Option<String>,
+    /// Games in the whole study.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// White's agent: random, search[:MS|:Nn], mcts[:PLAYOUTS|:MSms].
+    #[arg(long, default_value = "search", value_parser = agent)]
+    white: AgentSpec,
+    /// Black's agent.
+    #[arg(long, default_value = "random", value_parser = agent)]
+    black: AgentSpec,
+    /// The study's seed: the same seed plays the same games whatever the number of jobs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Turns after which a game counts as unfinished.
+    #[arg(long, default_value_t = 300)]
+    max_turns: u32,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Play only shard I of N (the games whose number is I-1 modulo N).
+    #[arg(long, value_parser = shard)]
+    shard: Option<(usize, usize)>,
+    /// Write every game, one a line in move text (readable by `play --history`).
+    #[arg(long)]
+    games_out: Option<std::path::PathBuf>,
+    /// Print the result as JSON (last line).
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum DiffFormat {
     Text,
@@ -166,10 +233,33 @@ enum DiffFormat {
     Html,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Player {
-    Human,
-    Computer,
+/// Who plays a side: a human (`None`) or an agent.
+#[derive(Clone, Copy)]
+struct Seat(Option<AgentSpec>);
+
+/// `human`, or an agent.
+fn player(s: &str) -> Result<Seat, String> {
+    if s == "human" {
+        Ok(Seat(None))
+    } else {
+        AgentSpec::parse(s).map(|a| Seat(Some(a)))
+    }
+}
+
+/// An agent.
+fn agent(s: &str) -> Result<AgentSpec, String> {
+    AgentSpec::parse(s)
+}
+
+/// `I/N`: this shard of how many.
+fn shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}` is not a shard: write I/N with 1 <= I <= N, e.g. 2/8");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -387,6 +477,9 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             seed,
             max_turns,
         }) => play(variant, ptext, history, white, black, seed, max_turns),
+        Some(Command::Match { variant, study }) => run_match(variant, &study),
+        Some(Command::Merge { files, json }) => merge(&files, json),
+        Some(Command::Compare { a, b, study }) => compare(&a, &b, &study),
         Some(Command::Status {
             variant,
             position: ptext,
@@ -604,8 +697,8 @@ fn play(
     variant: Option<String>,
     ptext: Option<String>,
     history: Option<String>,
-    white: Player,
-    black: Player,
+    white: Seat,
+    black: Seat,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
@@ -614,10 +707,142 @@ fn play(
     terminal::run(
         &rules,
         game,
-        bulwark::core::BySide::new(white == Player::Computer, black == Player::Computer),
+        bulwark::core::BySide::new(white.0, black.0),
         seed,
         max_turns,
     )
+}
+
+/// Plays a study's games on one rule set, with a progress bar on a terminal.
+fn study_games(
+    rules: &Ruleset,
+    study: &Study,
+) -> Result<(Vec<selfplay::Record>, selfplay::MatchConfig), ExitCode> {
+    use std::io::IsTerminal;
+    let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
+    let cfg = selfplay::MatchConfig {
+        games: study.games,
+        white: study.white,
+        black: study.black,
+        seed: study.seed,
+        max_turns: study.max_turns,
+        jobs: study.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+        shard: study.shard.unwrap_or((1, 1)),
+    };
+    let total = selfplay::shard_games(&cfg);
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(total as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        b.set_prefix(rules.name.clone());
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let records = selfplay::play_games(rules, &start, &cfg, &|n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    if let Some(path) = &study.games_out {
+        let mut text = String::new();
+        for r in &records {
+            text.push_str(&r.moves.join(" "));
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            ExitCode::from(1)
+        })?;
+    }
+    Ok((records, cfg))
+}
+
+/// `bulwark match`.
+fn run_match(variant: Option<String>, study: &Study) -> Result<(), ExitCode> {
+    let rules = load(variant.as_deref())?;
+    let (records, cfg) = study_games(&rules, study)?;
+    let summary = selfplay::Summary::of(&rules, &cfg, &records);
+    if study.json {
+        outln!("{}", summary.to_json());
+    } else {
+        out!("{}", summary.text());
+        if !(cfg.white.reproducible() && cfg.black.reproducible()) {
+            outln!(
+                "note: a time budget (ms) makes games depend on the machine's speed; give nodes (search:20000n) to replay a study from its seed"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `bulwark merge`.
+fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
+    let mut total = selfplay::Summary::default();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| {
+            eprintln!("error: cannot read {}: {e}", f.display());
+            ExitCode::from(1)
+        })?;
+        let last = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        let v: serde_json::Value = serde_json::from_str(last).map_err(|e| {
+            eprintln!(
+                "error: {}: the last line is not a `match --json` result: {e}",
+                f.display()
+            );
+            ExitCode::from(1)
+        })?;
+        let s = selfplay::Summary::from_json(&v).map_err(|e| {
+            eprintln!("error: {}: {e}", f.display());
+            ExitCode::from(1)
+        })?;
+        total.add(&s).map_err(|e| {
+            eprintln!("error: {}: {e}", f.display());
+            ExitCode::from(1)
+        })?;
+    }
+    if json {
+        outln!("{}", total.to_json());
+    } else {
+        out!("{}", total.text());
+    }
+    Ok(())
+}
+
+/// `bulwark compare`.
+fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
+    let ra = load(Some(a))?;
+    let rb = load(Some(b))?;
+    let (rec_a, cfg) = study_games(&ra, study)?;
+    let (rec_b, _) = study_games(
+        &rb,
+        &Study {
+            games_out: None,
+            ..study.clone()
+        },
+    )?;
+    let sa = selfplay::Summary::of(&ra, &cfg, &rec_a);
+    let sb = selfplay::Summary::of(&rb, &cfg, &rec_b);
+    if study.json {
+        outln!("{}", selfplay::compare_json(&sa, &sb));
+    } else {
+        outln!(
+            "{a} against {b}: {} games each, white {} against black {}",
+            sa.games,
+            cfg.white.text(),
+            cfg.black.text()
+        );
+        out!("{}", selfplay::compare_text(&sa, &sb));
+    }
+    Ok(())
 }
 
 /// `bulwark status`.

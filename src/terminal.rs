@@ -3,22 +3,12 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use bulwark::core::BySide;
+use bulwark::core::{BySide, Side};
 use bulwark::play::Game;
+use bulwark::search::{Agent, AgentSpec, derive};
 use bulwark::{Position, Ruleset, text, view};
 
 /// A small deterministic generator for the computer's choices.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        usize::try_from(self.0 % u64::try_from(n).unwrap_or(u64::MAX)).unwrap_or(0)
-    }
-}
-
 /// Turns a game between two computers lasts at most when no `--max-turns` is given: some games
 /// (bare kings, without draw rules) never end by themselves.
 const COMPUTER_GAME_TURNS: u32 = 2_000;
@@ -28,11 +18,12 @@ const COMPUTER_GAME_TURNS: u32 = 2_000;
 pub fn run(
     rules: &Ruleset,
     game: Game<'_>,
-    computer: BySide<bool>,
+    computer: BySide<Option<AgentSpec>>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
-    let max_turns = max_turns.or((computer == BySide::both(true)).then_some(COMPUTER_GAME_TURNS));
+    let both = computer[Side::White].is_some() && computer[Side::Black].is_some();
+    let max_turns = max_turns.or(both.then_some(COMPUTER_GAME_TURNS));
     match game_loop(rules, game, computer, seed, max_turns) {
         Ok(()) => Ok(()),
         Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -64,13 +55,16 @@ impl From<std::io::Error> for Stop {
 fn game_loop(
     rules: &Ruleset,
     mut game: Game<'_>,
-    computer: BySide<bool>,
+    computer: BySide<Option<AgentSpec>>,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), Stop> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut rng = Rng(seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut agents: Vec<Option<Agent>> = Side::BOTH
+        .iter()
+        .map(|&s| computer[s].map(|spec| Agent::new(spec, rules, derive(seed, s.index() as u64))))
+        .collect();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut played = 0u32;
@@ -102,11 +96,18 @@ fn game_loop(
             return Ok(());
         }
         let side = game.pos().side;
-        if computer[side] {
-            let t = &turns[rng.below(turns.len())];
-            writeln!(out, "{side} (computer) plays {}", text::turn_text(rules, t))?;
-            last = touched(t);
-            game.play(t);
+        if let Some(agent) = agents[side.index()].as_mut() {
+            let Some(t) = agent.choose(&mut game) else {
+                continue;
+            };
+            writeln!(
+                out,
+                "{side} (computer, {}) plays {}",
+                agent.spec().text(),
+                text::turn_text(rules, &t)
+            )?;
+            last = touched(&t);
+            game.play(&t);
             played += 1;
             redraw = true;
             continue;
@@ -139,7 +140,7 @@ fn game_loop(
                 while game.undo() {
                     undone += 1;
                     played = played.saturating_sub(1);
-                    if !computer[game.pos().side] {
+                    if computer[game.pos().side].is_none() {
                         break;
                     }
                 }

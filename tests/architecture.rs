@@ -18,6 +18,7 @@ const LAYERS: &[&str] = &[
     "text",
     "load",
     "view",
+    "search",
     "selfcheck",
 ];
 

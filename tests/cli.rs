@@ -271,9 +271,9 @@ fn play_computer_against_computer_ends_with_a_result() {
             "--position",
             position,
             "--white",
-            "computer",
+            "random",
             "--black",
-            "computer",
+            "random",
             "--max-turns",
             "400",
             "--seed",
@@ -283,7 +283,7 @@ fn play_computer_against_computer_ends_with_a_result() {
     );
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.contains("(computer) plays"));
+    assert!(out.contains("(computer, random) plays"));
     assert!(
         out.lines().any(|l| l.starts_with("result: ")),
         "{}",
@@ -389,4 +389,129 @@ fn play_commands_help_filter_and_mark() {
     assert_eq!(out.matches("/GGGGGGGGGG/").count(), 1, "{out}");
     assert!(out.contains("`Z9` is not a cell name"), "{out}");
     assert!(out.contains("result: game abandoned"));
+}
+
+#[test]
+fn play_against_the_searching_computer_by_default() {
+    let o = play_with(&["play", "chess", "--black", "computer"], "e2-e4\nquit\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.contains("black (computer, search:20000n) plays"),
+        "{out}"
+    );
+    let o = play_with(&["play", "chess", "--black", "alphabeta"], "");
+    assert_eq!(o.status.code(), Some(2), "an unknown agent is bad usage");
+}
+
+#[test]
+fn match_prints_statistics_and_json_and_writes_replayable_games() {
+    let dir = std::env::temp_dir().join(format!("bulwark-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.txt");
+    let args = [
+        "match",
+        "chess",
+        "--games",
+        "4",
+        "--white",
+        "search:300n",
+        "--black",
+        "random",
+        "--max-turns",
+        "40",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+    ];
+    let o = bulwark(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for word in [
+        "white wins",
+        "95%",
+        "length: mean",
+        "branching",
+        "Pawn",
+        "how games ended",
+    ] {
+        assert!(out.contains(word), "{word}: {out}");
+    }
+    let mut with_json: Vec<&str> = args.to_vec();
+    let path = games.to_str().unwrap();
+    with_json.extend(["--json", "--games-out", path]);
+    let o = bulwark(&with_json);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["games"], 4);
+    let sum: u64 = ["white", "black", "draws", "unfinished"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 4);
+    // Each recorded game replays through --history.
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    for line in text.lines() {
+        let o = bulwark(&["status", "chess", "--history", line]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    // Shards merge to the same counts.
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let mut a: Vec<&str> = args.to_vec();
+        a.extend(["--json", "--shard", &shard]);
+        let o = bulwark(&a);
+        let f = dir.join(format!("shard{i}.json"));
+        std::fs::write(&f, &o.stdout).unwrap();
+        files.push(f);
+    }
+    let mut m = vec!["merge", "--json"];
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.to_str().unwrap().to_string())
+        .collect();
+    m.extend(names.iter().map(String::as_str));
+    let o = bulwark(&m);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let merged: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    for k in ["games", "white", "black", "draws", "unfinished"] {
+        assert_eq!(merged[k], v[k], "{k}");
+    }
+    assert_eq!(merged["length"]["sum"], v["length"]["sum"]);
+    // A file that is no result is bad input.
+    std::fs::write(dir.join("bad.json"), "hello").unwrap();
+    let o = bulwark(&["merge", dir.join("bad.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = bulwark(&["match", "chess", "--shard", "3/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn compare_puts_two_rule_sets_side_by_side() {
+    let o = bulwark(&[
+        "compare",
+        "chess",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--max-turns",
+        "20",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("white wins") && out.contains("mean length"),
+        "{out}"
+    );
+    // The same rule set and seed: the same games, nothing significant.
+    assert!(!out.lines().any(|l| l.ends_with(" *")), "{out}");
 }

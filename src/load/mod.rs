@@ -2095,12 +2095,10 @@ impl<'s> Loader<'s> {
             return;
         };
         let cells: Vec<Cell> = self.cell_list(t, on).iter().collect();
-        let dest = |this: &mut Self,
-                    v: &Option<Spanned<String>>,
-                    name: &str|
-         -> Option<(Cell, Cell)> {
-            let Some(v) = v else {
-                this.problem(
+        let dest =
+            |this: &mut Self, v: &Option<Spanned<String>>, name: &str| -> Option<(Cell, Cell)> {
+                let Some(v) = v else {
+                    this.problem(
                     Code::Castling,
                     span_of(rights),
                     format!("a free castling without `{name}`"),
@@ -2109,24 +2107,24 @@ impl<'s> Loader<'s> {
                         "give the king's and the partner's destinations, e.g. {name} = \"g1 f1\""
                     ),
                 );
-                return None;
+                    return None;
+                };
+                let parts: Vec<&str> = v.get_ref().split_whitespace().collect();
+                if parts.len() != 2 {
+                    this.problem(
+                        Code::Castling,
+                        span_of(v),
+                        format!("`{}` is not two cells", v.get_ref()),
+                        "KING-TO PARTNER-TO",
+                        "write the king's destination, then the partner's, e.g. \"g1 f1\"",
+                    );
+                    return None;
+                }
+                Some((
+                    this.castling_cell(t, v, parts[0])?,
+                    this.castling_cell(t, v, parts[1])?,
+                ))
             };
-            let parts: Vec<&str> = v.get_ref().split_whitespace().collect();
-            if parts.len() != 2 {
-                this.problem(
-                    Code::Castling,
-                    span_of(v),
-                    format!("`{}` is not two cells", v.get_ref()),
-                    "KING-TO PARTNER-TO",
-                    "write the king's destination, then the partner's, e.g. \"g1 f1\"",
-                );
-                return None;
-            }
-            Some((
-                this.castling_cell(t, v, parts[0])?,
-                this.castling_cell(t, v, parts[1])?,
-            ))
-        };
         let high = dest(self, &c.high_side_to, "high-side-to");
         let low = dest(self, &c.low_side_to, "low-side-to");
         let (Some(high), Some(low)) = (high, low) else {
