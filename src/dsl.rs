@@ -268,6 +268,14 @@ impl Filter {
                     }
                 }
                 FilterAtom::Name(n) => n.span = span,
+                FilterAtom::All(terms) => {
+                    let mut inner = Filter {
+                        terms: std::mem::take(terms),
+                        span,
+                    };
+                    inner.respan(span);
+                    *terms = inner.terms;
+                }
             }
         }
     }
@@ -307,6 +315,8 @@ pub enum FilterAtom {
     },
     /// A bare name: `empty`, `piece`, `stone`, a stone kind or class, a piece kind.
     Name(Name),
+    /// Terms side by side, all of which must hold (`enemy !blockade`).
+    All(Vec<FilterTerm>),
 }
 
 /// A syntax error in definition text.
@@ -452,7 +462,9 @@ fn rule_name(r: &Rule) -> String {
         Rule::dist => "`dist(…)`",
         Rule::range_dots => "`..`",
         Rule::bounds_comma => "`,`",
-        Rule::filter | Rule::filter_term | Rule::filter_atom => "an occupant filter",
+        Rule::filter | Rule::filter_and | Rule::filter_term | Rule::filter_atom => {
+            "an occupant filter"
+        }
         Rule::negation => "`!`",
         Rule::owned | Rule::owner => "`own` or `enemy`",
         Rule::name => "a name",
@@ -629,24 +641,38 @@ fn filter(pair: Pair<'_, Rule>) -> Filter {
     let span = Span::of(&pair);
     let terms = pair
         .into_inner()
-        .map(|t| {
-            let tspan = Span::of(&t);
-            let mut negated = false;
-            let mut atom = None;
-            for p in t.into_inner() {
-                match p.as_rule() {
-                    Rule::negation => negated = true,
-                    _ => atom = Some(filter_atom(p)),
+        .map(|and| {
+            let aspan = Span::of(&and);
+            let mut all: Vec<FilterTerm> = and.into_inner().map(filter_term).collect();
+            if all.len() == 1 {
+                all.pop().expect("one term")
+            } else {
+                FilterTerm {
+                    negated: false,
+                    atom: FilterAtom::All(all),
+                    span: aspan,
                 }
-            }
-            FilterTerm {
-                negated,
-                atom: atom.expect("filter atom"),
-                span: tspan,
             }
         })
         .collect();
     Filter { terms, span }
+}
+
+fn filter_term(t: Pair<'_, Rule>) -> FilterTerm {
+    let tspan = Span::of(&t);
+    let mut negated = false;
+    let mut atom = None;
+    for p in t.into_inner() {
+        match p.as_rule() {
+            Rule::negation => negated = true,
+            _ => atom = Some(filter_atom(p)),
+        }
+    }
+    FilterTerm {
+        negated,
+        atom: atom.expect("filter atom"),
+        span: tspan,
+    }
 }
 
 fn filter_atom(pair: Pair<'_, Rule>) -> FilterAtom {

@@ -205,6 +205,7 @@ broken!(
 broken!(clock_verdict, ["clock", "repetition"]);
 broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(piece_value, ["value", "value"]);
+broken!(filter_intersection, ["bad_capture", "bad_capture"]);
 broken!(
     free_castling,
     [

@@ -66,6 +66,27 @@ fn options(rules: &Ruleset, position: &str, at: &str) -> Vec<String> {
 }
 
 #[test]
+fn filter_terms_side_by_side_must_all_hold() {
+    // `enemy !guard`: every enemy piece but the guard.
+    let r = variant(
+        "[pieces.hunter]\nletter = \"H\"\nmoves = \"step(all) capture(enemy !guard)\"",
+        "",
+    );
+    // Hunter d4; enemy guard e5, enemy hunter c5.
+    let o = options(&r, "8/8/8/2h1g3/3H4/8/8/8 w", "d4");
+    assert!(o.contains(&"c5xc5".to_string()), "{o:?}");
+    assert!(!o.iter().any(|x| x.starts_with("e5")), "{o:?}");
+    // Intersection inside a union and a group: `(enemy !guard) | empty` as an `over`.
+    let r = variant(
+        "[pieces.hunter]\nletter = \"H\"\nmoves = \"ride(orthogonal) over(enemy !guard) capture(enemy guard)\"",
+        "",
+    );
+    // Hunter a1: rides over the enemy hunter on a3, takes the guard on a5.
+    let o = options(&r, "8/8/8/g7/8/h7/8/H7 w", "a1");
+    assert!(o.contains(&"a5xa5".to_string()), "{o:?}");
+}
+
+#[test]
 fn capture_filter_limits_the_victims() {
     let r = variant(
         "[pieces.hunter]\nletter = \"H\"\nmoves = \"step(all) capture(enemy guard)\"",

@@ -722,6 +722,17 @@ impl Emitter<'_, '_> {
                     }
                 }
                 FilterAtom::Name(n) => self.named_filter(n),
+                FilterAtom::All(terms) => {
+                    let mut all = self.universe();
+                    for t in terms {
+                        let one = self.filter(&dsl::Filter {
+                            terms: vec![t.clone()],
+                            span: t.span,
+                        });
+                        all = Filter(all.0 & one.0);
+                    }
+                    all
+                }
             };
             if t.negated {
                 bits = Filter(!bits.0 & self.universe().0);
@@ -1005,7 +1016,7 @@ impl Emitter<'_, '_> {
                                 Code::BadCapture,
                                 "a capture filter may name enemy pieces only".into(),
                                 "names something that is not an enemy piece",
-                                "write e.g. capture(enemy guard) or capture(enemy guard | enemy knight)"
+                                "write e.g. capture(enemy guard), capture(enemy guard | enemy knight) or capture(enemy !blockade) (every enemy piece but the Blockade)"
                                     .into(),
                             ));
                         }
