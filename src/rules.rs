@@ -83,6 +83,21 @@ pub struct PieceKind {
     /// Its worth as declared (`value`), for evaluation and rules that count points; `None`
     /// when the file gives none (agents then estimate one).
     pub value: Option<u32>,
+    /// Passive capture (`captures-to = "reserve"`): the pieces it captures go, turned over,
+    /// into its side's reserve (when their kind is counted there), instead of out of the game.
+    pub captures_to_reserve: bool,
+    /// Ending its move in this region (seen from its side) turns the opponent's whole reserve
+    /// over to its side (`takes-reserve-in`).
+    pub takes_reserve_in: Option<(Whose, RegionId)>,
+}
+
+/// Drops: a turn that places a piece from the hand (`[drops]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drops {
+    /// Where, seen from the dropping side; only on empty cells.
+    pub region: (Whose, RegionId),
+    /// The kinds that may be dropped (every counted kind when the file lists none).
+    pub kinds: Vec<PieceKindId>,
 }
 
 /// Most pieces of one kind a side's reserve may hold in a variant file or position text.
@@ -406,6 +421,8 @@ pub struct Ruleset {
     /// Whether the position text carries the reserve in brackets after the board (some piece
     /// kind is counted in the reserve).
     pub has_reserve: bool,
+    /// Drops from the hand, when the variant has them.
+    pub drops: Option<Drops>,
     /// Per piece kind: whether its attacks can be found backwards, by running its program
     /// from the attacked cell for the other side (plain symmetric leapers and riders).
     pub reversible: Vec<bool>,

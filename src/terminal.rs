@@ -185,7 +185,7 @@ fn touched(t: &bulwark::Turn) -> Vec<bulwark::Cell> {
     match &t.action {
         bulwark::play::Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
         bulwark::play::Action::Remove(c) => v.push(*c),
-        bulwark::play::Action::None => {}
+        bulwark::play::Action::None | bulwark::play::Action::Drop(_) => {}
     }
     v
 }

@@ -207,6 +207,16 @@ broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(piece_value, ["value", "value"]);
 broken!(filter_intersection, ["bad_capture", "bad_capture"]);
 broken!(
+    hands,
+    [
+        "placement",
+        "reserve",
+        "unknown_piece",
+        "reserve",
+        "unknown_region"
+    ]
+);
+broken!(
     free_castling,
     [
         "castling",

@@ -297,3 +297,57 @@ verdict = "loses"
     assert_eq!(o.winner, Some(Side::Black));
     assert_eq!(o.text(&goals), "black wins (a hunter on its own near-far)");
 }
+
+const HANDS: &str = include_str!("variants/hands.toml");
+
+fn hands() -> &'static Ruleset {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        Ruleset::from_source("hands.toml", HANDS)
+            .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+    })
+}
+
+#[test]
+fn passive_capture_puts_the_piece_turned_over_into_the_capturers_hand() {
+    let r = hands();
+    // The taker on c3 takes the black smasher on d4: White's hand gains a smasher.
+    let g = play(r, "2k2/3s1/2T2/5/2K2[] w", &["c3xd4"]);
+    assert_eq!(pos_text(&g), "2k2/3T1/5/5/2K2[S] b");
+    // The smasher takes destructively: nothing into any hand.
+    let g = play(r, "2k2/3t1/2S2/5/2K2[] w", &["c3xd4"]);
+    assert_eq!(pos_text(&g), "2k2/3S1/5/5/2K2[] b");
+}
+
+#[test]
+fn a_drop_places_a_piece_from_the_hand_on_an_empty_cell_of_the_drop_region() {
+    let r = hands();
+    // White holds one smasher: it may go on a1, b1, d1 or e1 (c1 holds the king).
+    let mut g = game(r, "2k2/5/5/5/2K2[S] w");
+    let drops: Vec<String> = texts(&mut g)
+        .into_iter()
+        .filter(|m| m.contains('@'))
+        .collect();
+    assert_eq!(drops, ["S@a1", "S@b1", "S@d1", "S@e1"]);
+    let g = play(r, "2k2/5/5/5/2K2[S] w", &["S@a1"]);
+    assert_eq!(pos_text(&g), "2k2/5/5/5/S1K2[] b");
+    // Nothing in hand, nothing to drop; a drop elsewhere is refused with the reason.
+    let mut g = game(r, "2k2/5/5/5/2K2[s] w");
+    assert!(!texts(&mut g).iter().any(|m| m.contains('@')));
+    let e = text::parse_turn(&mut g, "S@a1").unwrap_err();
+    assert!(e.reason.contains("no smasher in your reserve"), "{e}");
+    let mut g = game(r, "2k2/5/5/5/2K2[S] w");
+    let e = text::parse_turn(&mut g, "S@a3").unwrap_err();
+    assert!(e.reason.contains("may not be dropped on a3"), "{e}");
+}
+
+#[test]
+fn reaching_the_named_region_takes_the_opponents_whole_reserve() {
+    let r = hands();
+    // The envoy on b4 steps onto b5, Black's first rank: Black's hand turns over to White.
+    let g = play(r, "2k2/1E3/5/5/2K2[Tsst] w", &["b4-b5"]);
+    assert_eq!(pos_text(&g), "1Ek2/5/5/5/2K2[TTSS] b");
+    // Anywhere else, nothing.
+    let g = play(r, "2k2/1E3/5/5/2K2[Tsst] w", &["b4-b3"]);
+    assert_eq!(pos_text(&g), "2k2/5/1E3/5/2K2[Ttss] b");
+}

@@ -52,6 +52,18 @@ pub struct VariantDef {
     pub repetition: Option<RepetitionDef>,
     #[serde(default)]
     pub goal: Vec<GoalDef>,
+    pub drops: Option<DropsDef>,
+}
+
+/// `[drops]`: placing a piece from the hand as a turn.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DropsDef {
+    /// `own REGION` or `enemy REGION`.
+    pub region: Spanned<String>,
+    /// The kinds that may be dropped (all counted kinds when empty).
+    #[serde(default)]
+    pub kinds: Vec<Spanned<String>>,
 }
 
 /// `[[goal]]`: a region that ends the game when some kinds reach it.
@@ -316,6 +328,10 @@ pub struct PieceDef {
     pub reserve: Option<Spanned<i64>>,
     /// The piece's worth, for evaluation (and rules that count points).
     pub value: Option<Spanned<i64>>,
+    /// Where captured pieces go: "out" or "reserve" (passive capture).
+    pub captures_to: Option<Spanned<String>>,
+    /// Ending a move in this region takes the opponent's whole reserve.
+    pub takes_reserve_in: Option<Spanned<String>>,
     /// Changes of kind on events.
     #[serde(default)]
     pub changes: Vec<ChangeDef>,

@@ -392,6 +392,7 @@ impl<'s> Loader<'s> {
         let (replaced, clock, repetition) = self.history_rules(&def);
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
+        let drops = self.drops(&def, &pieces, &region_ids);
         if self.has_errors() {
             return None;
         }
@@ -448,6 +449,7 @@ impl<'s> Loader<'s> {
             clock,
             repetition,
             has_reserve,
+            drops,
         };
         rules.setup = self.setup(&def, &rules)?;
         Some(rules)
@@ -648,6 +650,8 @@ impl<'s> Loader<'s> {
                     changes: Vec::new(),
                     reserve: None,
                     value: None,
+                    captures_to_reserve: false,
+                    takes_reserve_in: None,
                 });
             }
         }
@@ -1671,7 +1675,27 @@ impl<'s> Loader<'s> {
                     );
                 }
             }
+            let to_reserve = match pd.captures_to.as_ref().map(|s| (s.get_ref().as_str(), s)) {
+                None | Some(("out", _)) => false,
+                Some(("reserve", _)) => true,
+                Some((other, s)) => {
+                    self.problem(
+                        Code::Reserve,
+                        span_of(s),
+                        format!("`{other}` is not a setting of `captures-to`"),
+                        "not out or reserve",
+                        "write \"out\" (captured pieces leave the game) or \"reserve\" (passive capture: they go, turned over, into the capturer's reserve)",
+                    );
+                    false
+                }
+            };
+            let takes = pd
+                .takes_reserve_in
+                .as_ref()
+                .and_then(|r| self.region_ref(r, regions));
             if let Some(pk) = pieces.get_mut(p) {
+                pk.captures_to_reserve = to_reserve;
+                pk.takes_reserve_in = takes;
                 pk.value = pd
                     .value
                     .as_ref()
@@ -1684,6 +1708,46 @@ impl<'s> Loader<'s> {
                     .map(|n| u32::try_from(*n.get_ref()).unwrap_or(0).min(MAX_RESERVE));
             }
         }
+    }
+
+    /// `[drops]`: where and which kinds (counted in the reserve) may be dropped.
+    fn drops(
+        &mut self,
+        def: &VariantDef,
+        pieces: &[PieceKind],
+        regions: &[String],
+    ) -> Option<Drops> {
+        let d = def.drops.as_ref()?;
+        let region = self.region_ref(&d.region, regions);
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let mut kinds: Vec<PieceKindId> = self
+            .kind_list(&d.kinds, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect();
+        for s in &d.kinds {
+            let k = ids.iter().position(|i| i == s.get_ref());
+            if k.and_then(|k| pieces.get(k))
+                .is_some_and(|p| p.reserve.is_none())
+            {
+                self.problem(
+                    Code::Reserve,
+                    span_of(s),
+                    format!("`{}` is not kept in the reserve", s.get_ref()),
+                    "never in hand",
+                    "give the piece a `reserve` (0 for none at the start) so that it can be held and dropped",
+                );
+            }
+        }
+        if kinds.is_empty() {
+            kinds = pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.reserve.is_some())
+                .map(|(k, _)| PieceKindId::new(k))
+                .collect();
+        }
+        region.map(|region| Drops { region, kinds })
     }
 
     /// `[reserve]`, `[clock]` and `[repetition]`.

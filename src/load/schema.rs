@@ -65,6 +65,8 @@ const PIECE: &[Key] = &[
     ("turns", Shape::Strs, false),
     ("reserve", Shape::Int, false),
     ("value", Shape::Int, false),
+    ("captures-to", Shape::Str, false),
+    ("takes-reserve-in", Shape::Str, false),
     ("changes", Shape::Tables(CHANGE), false),
 ];
 const CHANGE: &[Key] = &[
@@ -79,6 +81,7 @@ const GOAL: &[Key] = &[
     ("by", Shape::Strs, false),
     ("verdict", Shape::Str, false),
 ];
+const DROPS: &[Key] = &[("region", Shape::Str, true), ("kinds", Shape::Strs, false)];
 const RESERVE: &[Key] = &[("replaced", Shape::Str, false)];
 const CLOCK: &[Key] = &[
     ("reset-on", Shape::Strs, false),
@@ -155,6 +158,7 @@ const TOP: &[Key] = &[
     ("clock", Shape::Table(CLOCK), false),
     ("repetition", Shape::Table(REPETITION), false),
     ("goal", Shape::Tables(GOAL), false),
+    ("drops", Shape::Table(DROPS), false),
 ];
 
 /// A schema problem: span, message, label, help.

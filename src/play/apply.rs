@@ -44,7 +44,20 @@ pub(crate) fn move_pieces(
     for &((start, _), _) in &partners {
         set(pos, start, Occupant::EMPTY);
     }
+    // Passive capture: a captured piece of a counted kind goes, turned over, into the
+    // capturer's hand.
+    let passive = piece
+        .as_piece()
+        .is_some_and(|(_, k)| rules.pieces[k.index()].captures_to_reserve);
     for &c in t.captures {
+        if passive
+            && let Some((s, k)) = pos.at(c).as_piece()
+            && s != side
+            && rules.pieces[k.index()].reserve.is_some()
+        {
+            let n = &mut pos.supplies[side][rules.hand_slot(k)];
+            *n = n.saturating_add(1);
+        }
         set(pos, c, Occupant::EMPTY);
     }
     if let StoneEffect::Collect(k) = t.dest {
@@ -91,6 +104,20 @@ pub fn apply_turn(
                 *n = n.saturating_add(1);
             }
         }
+        // Ending its move in the region of `takes-reserve-in` turns the opponent's whole
+        // reserve over to the mover.
+        if let Some((w, r)) = kind.takes_reserve_in
+            && rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(to)
+        {
+            for (slot, p) in rules.pieces.iter().enumerate() {
+                if p.reserve.is_some() {
+                    let i = rules.hand_slot(crate::core::PieceKindId::new(slot));
+                    let n = pos.supplies[side.opponent()][i];
+                    pos.supplies[side.opponent()][i] = 0;
+                    pos.supplies[side][i] = pos.supplies[side][i].saturating_add(n);
+                }
+            }
+        }
         if kind.en_passant {
             // A two-cell move along its file (or any straight line) leaves the passed cell
             // open to en passant.
@@ -112,6 +139,11 @@ pub fn apply_turn(
             pos.cells[c.index()] = o;
         }
     };
+    if let Some(k) = t.drop {
+        let n = &mut pos.supplies[side][rules.hand_slot(k)];
+        *n = n.saturating_sub(1);
+        set(pos, t.from, Occupant::piece(side, k));
+    }
     let mut taboo = None;
     if let Some(c) = t.remove {
         set(pos, c, Occupant::EMPTY);

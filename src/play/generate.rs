@@ -163,6 +163,35 @@ impl Core {
                 }
             }
         }
+        // Drops from the hand onto the empty cells of the drop region.
+        if let Some(d) = &rules.drops {
+            let (w, r) = d.region;
+            let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
+            for &k in &d.kinds {
+                if pos.supplies[side]
+                    .get(rules.hand_slot(k))
+                    .copied()
+                    .unwrap_or(0)
+                    == 0
+                {
+                    continue;
+                }
+                for cell in region.iter().filter(|&c| pos.at(c).is_empty()) {
+                    f(&TurnView {
+                        from: cell,
+                        to: None,
+                        captures: &[],
+                        dest: StoneEffect::None,
+                        place: &[],
+                        remove: None,
+                        promote: None,
+                        castle: None,
+                        drop: Some(k),
+                    });
+                    count += 1;
+                }
+            }
+        }
         // Castling.
         for (i, cst) in rules.castlings.iter().enumerate() {
             if cst.side != side || pos.castling & (1 << cst.right) == 0 {
@@ -194,6 +223,7 @@ impl Core {
                 remove: None,
                 promote: None,
                 castle: u8::try_from(i).ok(),
+                drop: None,
             });
             count += 1;
         }
@@ -224,6 +254,7 @@ impl Core {
                 remove: None,
                 promote,
                 castle: None,
+                drop: None,
             };
             let shapes = rules.piece_shapes[kind.index()];
             let compulsory = rules.turn.stone_after_move_compulsory;
@@ -325,6 +356,7 @@ impl Core {
             remove: None,
             promote: None,
             castle: None,
+            drop: None,
         };
         move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
         let enemy = pos.side.opponent();
@@ -364,6 +396,7 @@ impl Core {
                 remove: None,
                 promote: None,
                 castle: None,
+                drop: None,
             },
         };
         self.singles.clear();

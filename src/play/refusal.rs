@@ -30,6 +30,8 @@ pub struct Request {
     pub remove: Option<Cell>,
     /// The kind it promotes to.
     pub promote: Option<PieceKindId>,
+    /// A piece of this kind dropped from the hand onto `from`.
+    pub drop: Option<PieceKindId>,
 }
 
 /// Why a requested turn is not legal.
@@ -152,6 +154,16 @@ pub enum Refusal {
     NotLegal,
     /// The turn would repeat an earlier position, which the variant forbids.
     Repeats,
+    /// A drop that is not a turn here: the kind is not in the hand, or the cell is not an
+    /// empty cell of the drop region.
+    CannotDrop {
+        /// The kind.
+        kind: PieceKindId,
+        /// The cell.
+        cell: Cell,
+        /// Whether the hand holds one.
+        in_hand: bool,
+    },
 }
 
 impl Game<'_> {
@@ -163,10 +175,11 @@ impl Game<'_> {
         caps.dedup();
         let mut place = req.place.clone();
         place.sort_by_key(|&(k, c)| (c, k));
-        let action = match (req.remove, place.is_empty()) {
-            (Some(c), _) => Action::Remove(c),
-            (None, true) => Action::None,
-            (None, false) => Action::Place(place),
+        let action = match (req.drop, req.remove, place.is_empty()) {
+            (Some(k), _, _) => Action::Drop(k),
+            (None, Some(c), _) => Action::Remove(c),
+            (None, None, true) => Action::None,
+            (None, None, false) => Action::Place(place),
         };
         let wanted = |u: &Turn| {
             u.from == req.from
@@ -210,6 +223,16 @@ impl Game<'_> {
 fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Refusal {
     let rules = game.rules;
     let pos = &game.pos;
+    if let Some(kind) = req.drop {
+        let in_hand = pos.supplies[pos.side]
+            .get(rules.hand_slot(kind))
+            .is_some_and(|&n| n > 0);
+        return Refusal::CannotDrop {
+            kind,
+            cell: req.from,
+            in_hand,
+        };
+    }
     let Some((side, kind)) = pos.at(req.from).as_piece() else {
         return Refusal::NoPiece(req.from);
     };

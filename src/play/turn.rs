@@ -14,6 +14,8 @@ pub enum Action {
     Place(Vec<(StoneKindId, Cell)>),
     /// Remove the stone on a cell (B-46).
     Remove(Cell),
+    /// Drop a piece of this kind from the hand onto the turn's `from` cell.
+    Drop(PieceKindId),
 }
 
 /// One legal turn.
@@ -54,6 +56,8 @@ pub struct TurnView<'a> {
     pub promote: Option<PieceKindId>,
     /// Castling.
     pub castle: Option<u8>,
+    /// A piece of this kind dropped from the hand onto `from`.
+    pub drop: Option<PieceKindId>,
 }
 
 impl TurnView<'_> {
@@ -66,10 +70,11 @@ impl TurnView<'_> {
             to: self.to,
             captures: self.captures.to_vec(),
             dest: self.dest,
-            action: match (self.remove, place.is_empty()) {
-                (Some(c), _) => Action::Remove(c),
-                (None, true) => Action::None,
-                (None, false) => Action::Place(place),
+            action: match (self.drop, self.remove, place.is_empty()) {
+                (Some(k), _, _) => Action::Drop(k),
+                (None, Some(c), _) => Action::Remove(c),
+                (None, None, true) => Action::None,
+                (None, None, false) => Action::Place(place),
             },
             promote: self.promote,
             castle: self.castle,
@@ -78,11 +83,13 @@ impl TurnView<'_> {
 
     /// The view of an owned turn.
     pub fn of(t: &Turn) -> TurnView<'_> {
-        let (place, remove): (&[(StoneKindId, Cell)], Option<Cell>) = match &t.action {
-            Action::None => (&[], None),
-            Action::Place(l) => (l, None),
-            Action::Remove(c) => (&[], Some(*c)),
-        };
+        let (place, remove, drop): (&[(StoneKindId, Cell)], Option<Cell>, Option<PieceKindId>) =
+            match &t.action {
+                Action::None => (&[], None, None),
+                Action::Place(l) => (l, None, None),
+                Action::Remove(c) => (&[], Some(*c), None),
+                Action::Drop(k) => (&[], None, Some(*k)),
+            };
         TurnView {
             from: t.from,
             to: t.to,
@@ -92,6 +99,7 @@ impl TurnView<'_> {
             remove,
             promote: t.promote,
             castle: t.castle,
+            drop,
         }
     }
 }

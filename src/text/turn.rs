@@ -15,6 +15,9 @@ use crate::rules::Whose;
 /// The canonical text of a turn.
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
     let name = |c: Cell| rules.topo.name(c);
+    if let Action::Drop(k) = t.action {
+        return format!("{}@{}", rules.pieces[k.index()].letter, name(t.from));
+    }
     let mut s = name(t.from);
     if let Some(i) = t.castle
         && let Some(c) = rules.castlings.get(i as usize)
@@ -41,7 +44,7 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
         }
     }
     match &t.action {
-        Action::None => {}
+        Action::None | Action::Drop(_) => {}
         Action::Remove(c) => {
             s.push('!');
             s.push_str(&name(*c));
@@ -74,6 +77,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 struct Spec {
+    drop: Option<PieceKindId>,
     promote: Option<PieceKindId>,
     from: Cell,
     to: Option<(Cell, bool)>,
@@ -99,9 +103,37 @@ fn read_cell(rules: &Ruleset, text: &str, i: &mut usize) -> Result<Cell, String>
 }
 
 fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
+    // A drop: the piece's letter, `@`, the cell.
+    if let Some((letter, cell)) = text.split_once('@')
+        && letter.chars().count() == 1
+    {
+        let ch = letter.chars().next().unwrap_or(' ');
+        let Some(k) = rules
+            .pieces
+            .iter()
+            .position(|p| p.letter.eq_ignore_ascii_case(&ch))
+        else {
+            return Err(format!("`{ch}@`: not a piece letter of {}", rules.name));
+        };
+        let mut i = 0;
+        let at = read_cell(rules, cell, &mut i)?;
+        if i != cell.len() {
+            return Err(format!("unexpected `{}` after the drop's cell", &cell[i..]));
+        }
+        return Ok(Spec {
+            drop: Some(PieceKindId::new(k)),
+            promote: None,
+            from: at,
+            to: None,
+            caps: Vec::new(),
+            place: Vec::new(),
+            remove: None,
+        });
+    }
     let mut i = 0;
     let from = read_cell(rules, text, &mut i)?;
     let mut spec = Spec {
+        drop: None,
         promote: None,
         from,
         to: None,
@@ -176,6 +208,7 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
         place: spec.place,
         remove: spec.remove,
         promote: spec.promote,
+        drop: spec.drop,
     };
     game.request(&request)
         .map_err(|r| fail(refusal_text(rules, &r)))
@@ -286,5 +319,20 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
         }
         Refusal::NotLegal => "not a legal turn".into(),
         Refusal::Repeats => "it would repeat an earlier position, which is not allowed".into(),
+        Refusal::CannotDrop {
+            kind,
+            cell,
+            in_hand,
+        } => {
+            if *in_hand {
+                format!(
+                    "a {} may not be dropped on {}: drops go on the empty cells of the drop region",
+                    piece(*kind),
+                    name(*cell)
+                )
+            } else {
+                format!("there is no {} in your reserve to drop", piece(*kind))
+            }
+        }
     }
 }
