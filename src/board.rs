@@ -99,6 +99,22 @@ impl CellSet {
     }
 }
 
+/// The first component of a virtual vector: a direction whose offset depends on the class of
+/// the cell it starts from (see [`ClassedSet`]). Plain offsets stay within ±16.
+pub const VIRTUAL0: i8 = 64;
+
+/// A direction set whose offsets depend on the class of cell they start from (Border Wars's
+/// crosspoint: two cells along the segment's own axis). Its vectors are numbered; vector `j`
+/// goes from each cell by that cell's class's `j`-th offset.
+#[derive(Debug, Clone)]
+pub struct ClassedSet {
+    /// Its name in the variant file.
+    pub name: String,
+    /// For each of its vectors, the offset from each cell (by cell index); `None` where the
+    /// cell is in no class of the set.
+    pub offsets: Vec<Vec<Option<(i8, i8)>>>,
+}
+
 /// The shape of the board: a grid of files and ranks with a mask of existing cells.
 #[derive(Debug, Clone)]
 pub struct Topology {
@@ -106,6 +122,7 @@ pub struct Topology {
     ranks: usize,
     grid: Vec<Cell>,
     coords: Vec<(u8, u8)>,
+    classed: Vec<ClassedSet>,
 }
 
 impl Topology {
@@ -132,7 +149,35 @@ impl Topology {
             ranks,
             grid,
             coords,
+            classed: Vec::new(),
         }
+    }
+
+    /// Declares the direction sets whose offsets depend on the class of cell.
+    pub fn set_classed(&mut self, sets: Vec<ClassedSet>) {
+        self.classed = sets;
+    }
+
+    /// The classed direction sets, with the id of each one's first virtual vector.
+    pub fn classed(&self) -> impl Iterator<Item = (&ClassedSet, usize)> + '_ {
+        let mut first = 0;
+        self.classed.iter().map(move |c| {
+            let id = first;
+            first += c.offsets.len();
+            (c, id)
+        })
+    }
+
+    /// The offset of virtual vector `id` (numbered over all classed sets) from a cell.
+    fn virtual_offset(&self, id: usize, c: Cell) -> Option<(i8, i8)> {
+        let mut id = id;
+        for set in &self.classed {
+            if id < set.offsets.len() {
+                return set.offsets[id].get(c.index()).copied().flatten();
+            }
+            id -= set.offsets.len();
+        }
+        None
     }
 
     /// Number of existing cells.
@@ -359,12 +404,24 @@ impl LinkTable {
         self.vectors.push(v);
         for c in topo.cells() {
             let (f, r) = topo.coord(c);
+            // A virtual vector: the offset of the cell's class, mirrored for Black (v.1 < 0).
+            let off = if v.0 >= VIRTUAL0 {
+                topo.virtual_offset((v.0 - VIRTUAL0) as usize, c)
+                    .map(|(a, b)| if v.1 < 0 { (a, -b) } else { (a, b) })
+            } else {
+                Some(v)
+            };
             self.links.push(
-                topo.cell_at(f + i32::from(v.0), r + i32::from(v.1))
+                off.and_then(|(a, b)| topo.cell_at(f + i32::from(a), r + i32::from(b)))
                     .unwrap_or(NO_CELL),
             );
         }
         (self.vectors.len() - 1) as u16
+    }
+
+    /// Whether a vector id is a virtual one (its offset depends on the cell's class).
+    pub fn is_virtual(&self, v: u16) -> bool {
+        self.vectors[v as usize].0 >= VIRTUAL0
     }
 
     /// The cell one vector away, or [`NO_CELL`].

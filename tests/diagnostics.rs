@@ -207,6 +207,16 @@ broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(piece_value, ["value", "value"]);
 broken!(filter_intersection, ["bad_capture", "bad_capture"]);
 broken!(
+    classed_directions,
+    [
+        "direction",
+        "direction",
+        "direction",
+        "direction",
+        "unknown_path"
+    ]
+);
+broken!(
     hands,
     [
         "placement",

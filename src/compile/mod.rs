@@ -241,6 +241,21 @@ pub const PATH_SHAPES: &[(&str, &str)] = &[
     ),
 ];
 
+/// A vector as a listing shows it: its offset, or for a virtual vector (whose offset depends
+/// on the cell's class) `classed#ID`.
+fn vector_text(links: &LinkTable, v: u16) -> String {
+    let (a, b) = links.vector(v);
+    if links.is_virtual(v) {
+        format!(
+            "classed#{}{}",
+            a - crate::board::VIRTUAL0,
+            if b < 0 { "'" } else { "" }
+        )
+    } else {
+        format!("({a}, {b})")
+    }
+}
+
 fn mirror(v: (i8, i8), side: Side) -> (i8, i8) {
     match side {
         Side::White => v,
@@ -855,6 +870,18 @@ impl Emitter<'_, '_> {
                     if let Some((_, v)) = self.c.names.directions.iter().find(|(k, _)| *k == n.text)
                     {
                         v.clone()
+                    } else if let Some((set, first)) =
+                        self.c.topo.classed().find(|(c, _)| c.name == n.text)
+                    {
+                        (0..set.offsets.len())
+                            .map(|j| {
+                                (
+                                    crate::board::VIRTUAL0
+                                        + i8::try_from(first + j).unwrap_or(i8::MAX - 64),
+                                    1,
+                                )
+                            })
+                            .collect()
                     } else if let Some((_, v)) =
                         BUILTIN_DIRECTIONS.iter().find(|(k, _)| *k == n.text)
                     {
@@ -863,7 +890,8 @@ impl Emitter<'_, '_> {
                         let known = BUILTIN_DIRECTIONS
                             .iter()
                             .map(|(k, _)| *k)
-                            .chain(self.c.names.directions.iter().map(|(k, _)| k.as_str()));
+                            .chain(self.c.names.directions.iter().map(|(k, _)| k.as_str()))
+                            .chain(self.c.topo.classed().map(|(c, _)| c.name.as_str()));
                         let help = suggest(&n.text, known);
                         self.errors.push(err(
                             n.span,
@@ -1108,6 +1136,23 @@ impl Emitter<'_, '_> {
                 _ => l.span,
             }
         };
+        // Virtual vectors (classed directions) are one link whatever their offsets.
+        let plain: Vec<(i8, i8)> = vectors
+            .iter()
+            .copied()
+            .filter(|&(a, _)| a < crate::board::VIRTUAL0)
+            .collect();
+        if plain.len() < vectors.len() && !vias.is_empty() {
+            self.errors.push(err(
+                dir_span(l),
+                Code::UnknownPath,
+                "`via` needs plain offsets, not a direction set that depends on the cell".into(),
+                "a classed direction",
+                "give the leap's offsets (e.g. leap([2,0])) to use `via`".into(),
+            ));
+            return;
+        }
+        let vectors = &plain[..];
         if matches!(l.kind, LegKind::Step)
             && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
         {
@@ -1209,7 +1254,7 @@ impl Program {
             let _ = writeln!(out, "  L{i}: {}", l.text);
             let vecs: Vec<String> = l.vecs[Side::White]
                 .iter()
-                .map(|&v| format!("{:?}", links.vector(v)))
+                .map(|&v| vector_text(links, v))
                 .collect();
             let _ = write!(out, "      {} {}", l.kind.keyword(), vecs.join(" "));
             if l.kind == LegKind::Ride && (l.min != 1 || l.max != u32::MAX) {

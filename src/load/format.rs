@@ -19,6 +19,12 @@ pub struct VariantDef {
     /// `[directions]`: extra named direction sets.
     #[serde(default)]
     pub directions: IndexMap<Spanned<String>, DirectionList>,
+    /// Classes of cells (name → cells), for direction sets that depend on the cell.
+    #[serde(default)]
+    pub classes: IndexMap<Spanned<String>, Spanned<String>>,
+    /// Direction sets by class of cell: set name → class name → offsets.
+    #[serde(default)]
+    pub directions_by_class: IndexMap<Spanned<String>, IndexMap<Spanned<String>, DirectionList>>,
     /// `[fragments]`: named parts of definitions, usable by name in later fragments and in
     /// every piece's `moves` and `range`.
     #[serde(default)]

@@ -16,7 +16,7 @@ use toml::Spanned;
 
 pub use self::diagnostics::{LoadError, Problem, VariantErrors};
 pub use self::format::*;
-use crate::board::{Cell, CellSet, Topology};
+use crate::board::{Cell, CellSet, ClassedSet, Topology};
 use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
 use crate::core::{BySide, Code, Diagnostic, Severity, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
@@ -335,7 +335,11 @@ impl<'s> Loader<'s> {
 
     fn load(&mut self) -> Option<Ruleset> {
         let def = self.read_def()?;
-        let topo = self.board(&def.board);
+        let mut topo = self.board(&def.board);
+        if let Some(t) = topo.as_mut() {
+            let sets = self.classed_directions(&def, t);
+            t.set_classed(sets);
+        }
         let colouring = self.colouring(&def.board);
         let stones = self.stones(&def);
         let pieces_meta = self.pieces_meta(&def, &stones);
@@ -1103,6 +1107,101 @@ impl<'s> Loader<'s> {
                 );
             }
             out.push((key.get_ref().clone(), v));
+        }
+        out
+    }
+
+    /// `[classes]` and `[directions-by-class]`: direction sets whose offsets depend on the
+    /// class of the cell they start from; vector `j` of a set is each class's `j`-th offset.
+    fn classed_directions(&mut self, def: &VariantDef, t: &Topology) -> Vec<ClassedSet> {
+        let mut classes: Vec<(String, CellSet)> = Vec::new();
+        for (name, cells) in &def.classes {
+            let set = self.cell_list(t, cells);
+            for (other, o) in &classes {
+                if let Some(c) = set.iter().find(|&c| o.contains(c)) {
+                    self.problem(
+                        Code::Direction,
+                        span_of(cells),
+                        format!("{} is in class `{other}` too", t.name(c)),
+                        "in two classes",
+                        "a cell belongs to one class: its direction sets take their offsets from it",
+                    );
+                }
+            }
+            classes.push((name.get_ref().clone(), set));
+        }
+        let mut out = Vec::new();
+        for (key, by_class) in &def.directions_by_class {
+            if compile::BUILTIN_DIRECTIONS
+                .iter()
+                .any(|(n, _)| n == key.get_ref())
+                || def.directions.keys().any(|k| k.get_ref() == key.get_ref())
+            {
+                self.problem(
+                    Code::Direction,
+                    span_of(key),
+                    format!("`{}` is already a direction", key.get_ref()),
+                    "already defined",
+                    "pick another name",
+                );
+            }
+            let mut count: Option<usize> = None;
+            let mut offsets: Vec<Vec<Option<(i8, i8)>>> = Vec::new();
+            for (class, vs) in by_class {
+                let Some((_, cells)) = classes.iter().find(|(n, _)| n == class.get_ref()) else {
+                    let known: Vec<&str> = classes.iter().map(|(n, _)| n.as_str()).collect();
+                    self.problem(
+                        Code::Direction,
+                        span_of(class),
+                        format!("unknown class `{}`", class.get_ref()),
+                        "not a class",
+                        format!("declare it in [classes]; known: {}", known.join(", ")),
+                    );
+                    continue;
+                };
+                let mut list = Vec::new();
+                for pair in vs.get_ref() {
+                    match pair.get_ref().as_slice() {
+                        [a, b] if (-16..=16).contains(a) && (-16..=16).contains(b) && (*a, *b) != (0, 0) => {
+                            list.push((i8::try_from(*a).unwrap_or(0), i8::try_from(*b).unwrap_or(0)));
+                        }
+                        _ => self.problem(Code::Direction, span_of(pair), "a direction is [file step, rank step], each between -16 and 16, not both 0", "not a direction", "write e.g. [2, 0]"),
+                    }
+                }
+                match count {
+                    None => count = Some(list.len()),
+                    Some(n) if n != list.len() => self.problem(
+                        Code::Direction,
+                        span_of(vs),
+                        format!("{} offsets here, {n} for the classes before", list.len()),
+                        "a different count",
+                        "give every class of a set as many offsets: the j-th of each class make the set's j-th direction",
+                    ),
+                    _ => {}
+                }
+                for (j, &v) in list.iter().enumerate() {
+                    if offsets.len() <= j {
+                        offsets.push(vec![None; t.len()]);
+                    }
+                    for c in cells.iter() {
+                        offsets[j][c.index()] = Some(v);
+                    }
+                }
+            }
+            out.push(ClassedSet {
+                name: key.get_ref().clone(),
+                offsets,
+            });
+        }
+        let total: usize = out.iter().map(|s| s.offsets.len()).sum();
+        if total > 60 {
+            self.problem(
+                Code::Direction,
+                (0, 0),
+                format!("{total} classed directions: at most 60"),
+                "too many",
+                "merge direction sets",
+            );
         }
         out
     }

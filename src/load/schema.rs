@@ -139,12 +139,15 @@ const STONE_SHAPE: Shape = Shape::Table(STONE);
 const PIECE_SHAPE: Shape = Shape::Table(PIECE);
 const DIRECTION_SHAPE: Shape = Shape::Pairs;
 const FRAGMENT_SHAPE: Shape = Shape::Str;
+const CLASSED_SHAPE: Shape = Shape::Named(&DIRECTION_SHAPE);
 const TOP: &[Key] = &[
     ("game", Shape::Table(GAME), true),
     ("extends", Shape::Str, false),
     ("board", Shape::Table(BOARD), true),
     ("regions", Shape::Named(&REGION_SHAPE), false),
     ("directions", Shape::Named(&DIRECTION_SHAPE), false),
+    ("classes", Shape::Named(&FRAGMENT_SHAPE), false),
+    ("directions-by-class", Shape::Named(&CLASSED_SHAPE), false),
     ("fragments", Shape::Named(&FRAGMENT_SHAPE), false),
     ("stones", Shape::Named(&STONE_SHAPE), false),
     ("pieces", Shape::Named(&PIECE_SHAPE), true),

@@ -650,6 +650,10 @@ fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate:
         }
         for l in prog.legs.iter().filter(|l| l.can_capture()) {
             for (i, &v) in l.vecs[enemy].iter().enumerate() {
+                // A line whose cells depend on each cell's class: not bounded here.
+                if rules.links.is_virtual(v) {
+                    return None;
+                }
                 let (vx, vy) = rules.links.vector(v);
                 for &r in &royals {
                     match l.kind {
