@@ -91,6 +91,19 @@ pub struct PieceKind {
     pub takes_reserve_in: Option<(Whose, RegionId)>,
 }
 
+/// Neutral pieces (`[neutral]`): a third owner's pieces that the side with more influence over
+/// one may move as its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Neutral {
+    /// Their kind (they move as that kind moves).
+    pub kind: PieceKindId,
+    /// Their symbol in position text.
+    pub symbol: char,
+    /// The vectors (link ids) that make a cell's neighbours: a side's influence on a neutral
+    /// piece is the sum of the values of its pieces one such step away.
+    pub influence: Vec<u16>,
+}
+
 /// Drops: a turn that places a piece from the hand (`[drops]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Drops {
@@ -423,6 +436,8 @@ pub struct Ruleset {
     pub has_reserve: bool,
     /// Drops from the hand, when the variant has them.
     pub drops: Option<Drops>,
+    /// Neutral pieces, when the variant has them.
+    pub neutral: Option<Neutral>,
     /// Per piece kind: whether its attacks can be found backwards, by running its program
     /// from the attacked cell for the other side (plain symmetric leapers and riders).
     pub reversible: Vec<bool>,

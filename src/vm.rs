@@ -643,7 +643,8 @@ impl Machine {
     ) {
         let taken = l.take
             && cx.mode != Mode::Range
-            && matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side);
+            && (matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side)
+                || self.cells[over.index()].as_neutral().is_some());
         if taken && !cx.leave_at_once {
             // It stays where it is until the end of the turn: in the way, not to be taken again.
             if self.caps.contains(&over) {
@@ -687,6 +688,12 @@ impl Machine {
                     || l.capture == CaptureMode::MoveOnly
                     || !l.victims.has(occ.bit_for(cx.side))
                 {
+                    return;
+                }
+                captured = true;
+            } else if occ.as_neutral().is_some() {
+                // A neutral piece: every side's enemy.
+                if l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(cx.side)) {
                     return;
                 }
                 captured = true;

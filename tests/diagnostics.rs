@@ -207,6 +207,10 @@ broken!(goal, ["placement", "unknown_piece", "end"]);
 broken!(piece_value, ["value", "value"]);
 broken!(filter_intersection, ["bad_capture", "bad_capture"]);
 broken!(
+    neutral,
+    ["unknown_piece", "stone_symbol", "unknown_direction"]
+);
+broken!(
     classed_directions,
     [
         "direction",

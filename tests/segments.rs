@@ -107,3 +107,84 @@ fn classed_directions_work_for_both_sides_and_in_play() {
         .listing(&r.links, &r.names_owned().names());
     assert!(listing.contains("classed#0"), "{listing}");
 }
+
+fn turns(position: &str) -> Vec<String> {
+    let r = rules();
+    let mut g = Game::new(r, text::parse_position(r, position).unwrap()).unwrap();
+    let mut l: Vec<String> = g
+        .legal_turns()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| text::turn_text(r, t))
+        .collect();
+    l.sort();
+    l
+}
+
+// Ranks from 11 down: e11; b d f h 10; a c e g i 9; … Here a neutral pawn on b6, and pieces
+// around it; its neighbours are d6 (crosspoint) and a5, c5, a7, c7 (crosscorner).
+
+#[test]
+fn the_side_with_more_influence_moves_a_neutral_piece_and_may_capture_with_it() {
+    // White's pawns on a5 and a7 (worth 2) against Black's pawn on d6 (worth 1): White moves
+    // the neutral pawn and may take the black pawn with it.
+    let fen = "g/4/5/4/P4/*p2/P4/4/5/4/G w";
+    let l: Vec<String> = turns(fen)
+        .into_iter()
+        .filter(|m| m.starts_with("b6"))
+        .collect();
+    assert_eq!(l, ["b6-c5", "b6-c7", "b6xd6"]);
+    // The neutral pawn stays neutral after its move, written `*`.
+    let r = rules();
+    let mut g = Game::new(r, text::parse_position(r, fen).unwrap()).unwrap();
+    let t = text::parse_turn(&mut g, "b6-c7").unwrap();
+    g.play(&t);
+    assert_eq!(
+        text::write_position(r, g.pos()),
+        "g/4/5/4/P*3/1p2/P4/4/5/4/G b"
+    );
+    // Black, with less influence there, may not move it.
+    let black = fen.replace(" w", " b");
+    assert!(!turns(&black).iter().any(|m| m.starts_with("b6")));
+}
+
+#[test]
+fn equal_influence_lets_either_side_move_it_without_capturing() {
+    // White's pawn on a5 and Black's pawn on c7: 1 against 1.
+    let fen = "g/4/5/4/1p3/*3/P4/4/5/4/G w";
+    let l = turns(fen);
+    assert!(
+        l.contains(&"b6-a7".to_string()) && l.contains(&"b6-d6".to_string()),
+        "{l:?}"
+    );
+    assert!(
+        !l.contains(&"b6xc7".to_string()),
+        "no capture at equal influence: {l:?}"
+    );
+    let l = turns(&fen.replace(" w", " b"));
+    assert!(l.contains(&"b6-a7".to_string()), "{l:?}");
+    assert!(!l.contains(&"b6xa5".to_string()), "{l:?}");
+    // No influence at all: nobody moves it.
+    assert!(
+        !turns("g/4/5/4/5/*3/5/4/5/4/G w")
+            .iter()
+            .any(|m| m.starts_with("b6"))
+    );
+}
+
+#[test]
+fn capturing_a_neutral_piece_is_destructive_and_it_never_gives_check() {
+    let r = rules();
+    // Black's guard on d6 takes the neutral pawn on b6.
+    let mut g = Game::new(
+        r,
+        text::parse_position(r, "g/4/5/4/5/*u2/5/4/5/4/G b").unwrap(),
+    )
+    .unwrap();
+    let t = text::parse_turn(&mut g, "d6xb6").unwrap();
+    g.play(&t);
+    assert_eq!(text::write_position(r, g.pos()), "g/4/5/4/5/u3/5/4/5/4/G w");
+    // A neutral pawn next to a general does not check it: White's general may stand there.
+    let p = text::parse_position(r, "g/4/5/4/5/4/5/4/5/*3/G w");
+    assert!(p.is_ok());
+}

@@ -6,6 +6,9 @@ use super::{Filter, PieceKindId, Side, StoneKindId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Occupant(u8);
 
+/// The first code of a neutral piece (after both sides' 64 piece codes).
+const NEUTRAL0: u8 = 65;
+
 impl Occupant {
     /// An empty cell.
     pub const EMPTY: Occupant = Occupant(0);
@@ -17,6 +20,20 @@ impl Occupant {
     }
 
     /// A stone of a kind.
+    /// A neutral piece of a kind: a third owner's, moved by whichever side has the
+    /// influence (Border Wars's neutral pawns).
+    pub fn neutral(kind: PieceKindId) -> Occupant {
+        #[allow(clippy::cast_possible_truncation)] // kinds are below 32: 65 + k < 128
+        Occupant(NEUTRAL0 + kind.index() as u8)
+    }
+
+    /// The kind of a neutral piece.
+    #[inline]
+    pub fn as_neutral(self) -> Option<PieceKindId> {
+        (self.0 >= NEUTRAL0 && self.0 & 0x80 == 0)
+            .then(|| PieceKindId::new(usize::from(self.0 - NEUTRAL0)))
+    }
+
     pub fn stone(kind: StoneKindId) -> Occupant {
         #[allow(clippy::cast_possible_truncation)] // stone kinds are below 60
         Occupant(0x80 | kind.index() as u8)
@@ -37,7 +54,7 @@ impl Occupant {
     /// The piece's side and kind, if a piece.
     #[inline]
     pub fn as_piece(self) -> Option<(Side, PieceKindId)> {
-        if self.0 == 0 || self.0 & 0x80 != 0 {
+        if self.0 == 0 || self.0 & 0x80 != 0 || self.0 >= NEUTRAL0 {
             return None;
         }
         let v = self.0 - 1;
@@ -60,6 +77,9 @@ impl Occupant {
             Filter::EMPTY_BIT
         } else if self.0 & 0x80 != 0 {
             Filter::stone_bit(StoneKindId::new(usize::from(self.0 & 0x7f)))
+        } else if self.0 >= NEUTRAL0 {
+            // A neutral piece is in every side's way and open to every side's captures.
+            Filter::enemy_bit(PieceKindId::new(usize::from(self.0 - NEUTRAL0)))
         } else {
             let v = self.0 - 1;
             let kind = PieceKindId::new(usize::from(v >> 1));
@@ -84,6 +104,23 @@ mod tests {
                 assert_eq!(Occupant::piece(side, k).as_stone(), None);
             }
         }
+        for k in [0, 31].map(PieceKindId::new) {
+            assert_eq!(Occupant::neutral(k).as_neutral(), Some(k));
+            assert_eq!(Occupant::neutral(k).as_piece(), None);
+            assert_eq!(Occupant::neutral(k).as_stone(), None);
+            assert_eq!(
+                Occupant::neutral(k).bit_for(Side::White),
+                Filter::enemy_bit(k)
+            );
+            assert_eq!(
+                Occupant::neutral(k).bit_for(Side::Black),
+                Filter::enemy_bit(k)
+            );
+        }
+        assert_eq!(
+            Occupant::piece(Side::Black, PieceKindId::new(31)).as_neutral(),
+            None
+        );
         let four = StoneKindId::new(4);
         assert_eq!(Occupant::stone(four).as_stone(), Some(four));
         assert_eq!(Occupant::stone(four).as_piece(), None);

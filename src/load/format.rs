@@ -59,6 +59,19 @@ pub struct VariantDef {
     #[serde(default)]
     pub goal: Vec<GoalDef>,
     pub drops: Option<DropsDef>,
+    pub neutral: Option<NeutralDef>,
+}
+
+/// `[neutral]`: neutral pieces and what makes influence over them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NeutralDef {
+    /// The piece kind they are.
+    pub kind: Spanned<String>,
+    /// Their symbol in position text.
+    pub symbol: Spanned<String>,
+    /// Direction names: the cells one such step away count towards influence.
+    pub influence: Spanned<Vec<Spanned<String>>>,
 }
 
 /// `[drops]`: placing a piece from the hand as a turn.

@@ -371,7 +371,7 @@ impl<'s> Loader<'s> {
         let mut compiler = Compiler::new(&topo, names);
         let mut pieces =
             self.compile_definitions(&def, &mut compiler, &fragments, parsed, &pieces_meta);
-        let links = compiler.links;
+        let mut links = compiler.links;
         let placement = self.placement(&def, &region_ids, &stone_ids);
         let collectable = Filter(
             stones
@@ -397,6 +397,7 @@ impl<'s> Loader<'s> {
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
         let drops = self.drops(&def, &pieces, &region_ids);
+        let neutral = self.neutral(&def, &topo, &directions, &mut links, &stones);
         if self.has_errors() {
             return None;
         }
@@ -454,6 +455,7 @@ impl<'s> Loader<'s> {
             repetition,
             has_reserve,
             drops,
+            neutral,
         };
         rules.setup = self.setup(&def, &rules)?;
         Some(rules)
@@ -1807,6 +1809,95 @@ impl<'s> Loader<'s> {
                     .map(|n| u32::try_from(*n.get_ref()).unwrap_or(0).min(MAX_RESERVE));
             }
         }
+    }
+
+    /// `[neutral]`: the neutral kind, its symbol and the directions of influence.
+    fn neutral(
+        &mut self,
+        def: &VariantDef,
+        topo: &Topology,
+        directions: &[(String, Vec<(i8, i8)>)],
+        links: &mut crate::board::LinkTable,
+        stones: &[StoneKind],
+    ) -> Option<Neutral> {
+        let n = def.neutral.as_ref()?;
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let kind = self
+            .kind_list(std::slice::from_ref(&n.kind), &ids, "piece")
+            .first()
+            .map(|&k| PieceKindId::new(k));
+        let sym = n.symbol.get_ref();
+        let mut chars = sym.chars();
+        let symbol = match (chars.next(), chars.next()) {
+            (Some(c), None)
+                if !c.is_ascii_alphanumeric()
+                    && !matches!(c, '/' | '[' | ']' | '-' | ' ')
+                    && !stones.iter().any(|s| s.symbol == c) =>
+            {
+                Some(c)
+            }
+            _ => {
+                self.problem(
+                    Code::StoneSymbol,
+                    span_of(&n.symbol),
+                    format!("`{sym}` cannot mark a neutral piece in position text"),
+                    "not usable",
+                    "give one character that is no letter, digit, stone symbol, `/`, `[`, `]` or `-`, e.g. \"*\"",
+                );
+                None
+            }
+        };
+        let mut influence = Vec::new();
+        for d in n.influence.get_ref() {
+            let name = d.get_ref();
+            let vs: Option<Vec<(i8, i8)>> = directions
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| {
+                    compile::BUILTIN_DIRECTIONS
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, v)| v.to_vec())
+                })
+                .or_else(|| {
+                    topo.classed()
+                        .find(|(c, _)| &c.name == name)
+                        .map(|(c, first)| {
+                            (0..c.offsets.len())
+                                .map(|j| {
+                                    (
+                                        crate::board::VIRTUAL0
+                                            + i8::try_from(first + j).unwrap_or(i8::MAX - 64),
+                                        1,
+                                    )
+                                })
+                                .collect()
+                        })
+                });
+            match vs {
+                Some(vs) => {
+                    for v in vs {
+                        let id = links.intern(topo, v);
+                        if !influence.contains(&id) {
+                            influence.push(id);
+                        }
+                    }
+                }
+                None => self.problem(
+                    Code::UnknownDirection,
+                    span_of(d),
+                    format!("unknown direction `{name}`"),
+                    "not a direction",
+                    "name a built-in, declared or classed direction set",
+                ),
+            }
+        }
+        Some(Neutral {
+            kind: kind?,
+            symbol: symbol?,
+            influence,
+        })
     }
 
     /// `[drops]`: where and which kinds (counted in the reserve) may be dropped.

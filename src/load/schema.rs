@@ -82,6 +82,11 @@ const GOAL: &[Key] = &[
     ("verdict", Shape::Str, false),
 ];
 const DROPS: &[Key] = &[("region", Shape::Str, true), ("kinds", Shape::Strs, false)];
+const NEUTRAL: &[Key] = &[
+    ("kind", Shape::Str, true),
+    ("symbol", Shape::Str, true),
+    ("influence", Shape::Strs, true),
+];
 const RESERVE: &[Key] = &[("replaced", Shape::Str, false)];
 const CLOCK: &[Key] = &[
     ("reset-on", Shape::Strs, false),
@@ -162,6 +167,7 @@ const TOP: &[Key] = &[
     ("repetition", Shape::Table(REPETITION), false),
     ("goal", Shape::Tables(GOAL), false),
     ("drops", Shape::Table(DROPS), false),
+    ("neutral", Shape::Table(NEUTRAL), false),
 ];
 
 /// A schema problem: span, message, label, help.

@@ -163,6 +163,46 @@ impl Core {
                 }
             }
         }
+        // Neutral pieces the side has the influence over (more than the opponent's; equal and
+        // not zero: without capturing).
+        if let Some(n) = &rules.neutral {
+            for c in rules.topo.cells() {
+                if pos.at(c).as_neutral().is_none() {
+                    continue;
+                }
+                let (mine, theirs) = influence(rules, n, pos, c, side);
+                if mine == 0 || mine < theirs {
+                    continue;
+                }
+                let may_capture = mine > theirs;
+                let mut probe = std::mem::take(&mut self.scratch);
+                probe.clone_from(pos);
+                probe.cells[c.index()] = Occupant::piece(side, n.kind);
+                self.vm.moves(rules, &probe, c, &mut self.attack);
+                self.scratch = probe;
+                let opts = std::mem::take(&mut self.attack);
+                for m in &opts.moves {
+                    let captures = opts.captures(m);
+                    if !may_capture && !captures.is_empty() {
+                        continue;
+                    }
+                    any_move = true;
+                    f(&TurnView {
+                        from: c,
+                        to: Some(m.to),
+                        captures,
+                        dest: m.stone,
+                        place: &[],
+                        remove: None,
+                        promote: None,
+                        castle: None,
+                        drop: None,
+                    });
+                    count += 1;
+                }
+                self.attack = opts;
+            }
+        }
         // Drops from the hand onto the empty cells of the drop region.
         if let Some(d) = &rules.drops {
             let (w, r) = d.region;
@@ -622,6 +662,35 @@ impl Generator {
         }
         Ok(count)
     }
+}
+
+/// Each side's influence on the neutral piece on `c`: the sum of the values of its pieces one
+/// influence step away, (the side to move's, the opponent's).
+fn influence(
+    rules: &Ruleset,
+    n: &crate::rules::Neutral,
+    pos: &Position,
+    c: Cell,
+    side: Side,
+) -> (u32, u32) {
+    let (mut mine, mut theirs) = (0u32, 0u32);
+    let mut seen: Vec<Cell> = Vec::new();
+    for &v in &n.influence {
+        let x = rules.links.link(v, c);
+        if x == crate::board::NO_CELL || seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        if let Some((s, k)) = pos.at(x).as_piece() {
+            let worth = rules.pieces[k.index()].value.unwrap_or(1);
+            if s == side {
+                mine += worth;
+            } else {
+                theirs += worth;
+            }
+        }
+    }
+    (mine, theirs)
 }
 
 /// The cells whose change could expose a royal piece of `side` to an attack: every cell on a

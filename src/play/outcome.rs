@@ -31,6 +31,9 @@ pub enum Reason {
     Repetition(u32),
     /// The clock reached its limit (`[clock]`).
     Clock(u32),
+    /// The loser's royal piece was captured (by a piece that does not give check: a neutral
+    /// one).
+    RoyalCaptured,
 }
 
 /// The end of a game.
@@ -94,6 +97,7 @@ impl Reason {
                 n => format!("a position occurred {n} times"),
             },
             Reason::Clock(n) => format!("{n} turns without a capture or other reset of the clock"),
+            Reason::RoyalCaptured => "the royal piece was captured".into(),
         }
     }
 }
@@ -145,6 +149,19 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
                         reason: Reason::StonePlaced(StoneKindId::new(kind), r),
                     });
                 }
+            }
+        }
+    }
+    if rules.has_royals {
+        for side in [pos.side, mover] {
+            let has = pos.cells.iter().any(|o| {
+                matches!(o.as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
+            });
+            if !has {
+                return Some(Outcome {
+                    winner: Some(side.opponent()),
+                    reason: Reason::RoyalCaptured,
+                });
             }
         }
     }

@@ -302,6 +302,8 @@ fn read_rank(
                 )
             } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
                 Occupant::stone(StoneKindId::new(s))
+            } else if let Some(n) = rules.neutral.as_ref().filter(|n| n.symbol == ch) {
+                Occupant::neutral(n.kind)
             } else {
                 return fail(
                     Field::Board,
@@ -636,6 +638,8 @@ pub fn occupant_char(rules: &Ruleset, o: Occupant) -> char {
         }
     } else if let Some(k) = o.as_stone() {
         rules.stones[k.index()].symbol
+    } else if o.as_neutral().is_some() {
+        rules.neutral.as_ref().map_or('?', |n| n.symbol)
     } else {
         '.'
     }
