@@ -275,10 +275,25 @@ pub struct EndRules {
     pub no_pieces_loses: bool,
     /// A side that starts its turn without a piece move loses.
     pub immobilized_loses: bool,
+    /// Vanquished (`[end.vanquished]`): a side for which every listed condition holds loses.
+    pub vanquished: Option<Vanquished>,
     /// Checkmate, for the side checkmated.
     pub checkmate: Option<Verdict>,
     /// Stalemate, for the side stalemated.
     pub stalemate: Option<Verdict>,
+}
+
+/// The conditions under which a side is vanquished (all must hold).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Vanquished {
+    /// Its reserve is empty.
+    pub no_reserve: bool,
+    /// It has none of these kinds on the board.
+    pub none_of: Vec<PieceKindId>,
+    /// Its pieces on the board are worth less than this (values as declared; 1 when none).
+    pub points_below: Option<u32>,
+    /// No neutral piece is left on the board.
+    pub no_neutrals: bool,
 }
 
 /// A goal region: a piece of the listed kinds standing in it after its side's turn ends the

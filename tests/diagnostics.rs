@@ -210,6 +210,7 @@ broken!(
     neutral,
     ["unknown_piece", "stone_symbol", "unknown_direction"]
 );
+broken!(vanquished, ["unknown_piece", "end"]);
 broken!(
     classed_directions,
     [

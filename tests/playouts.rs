@@ -93,6 +93,13 @@ proptest! {
         }
         let r = Ruleset::load_named("chess").unwrap();
         playout_in(&r, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &choices);
+        // Border Wars and its sub-variants: segments, hands, drops, neutral pawns.
+        for variant in ["border-wars", "border-wars-chess", "border-wars-shogi", "border-wars-xiangqi"] {
+            let b = Ruleset::load_named(variant).unwrap();
+            playout_in(&b, &b.setup_text(), &choices);
+        }
+        let b = Ruleset::load_named("border-wars").unwrap();
+        playout_in(&b, "g/uddu/bpd2/p1pp/B1u1b/1*2/3U*/P1UP/1PDPB/UGDU/1[BUUUPPPbuuppp] w 3 7", &choices);
         // Waterloo mid-game: reserves, changes of kind, double castlings, en passant.
         let w = Ruleset::load_named("waterloo").unwrap();
         for start in [

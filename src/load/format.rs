@@ -74,6 +74,19 @@ pub struct NeutralDef {
     pub influence: Spanned<Vec<Spanned<String>>>,
 }
 
+/// `[end.vanquished]`: conditions that together lose the game.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VanquishedDef {
+    #[serde(default)]
+    pub no_reserve: bool,
+    #[serde(default)]
+    pub none_of: Vec<Spanned<String>>,
+    pub points_below: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub no_neutrals: bool,
+}
+
 /// `[drops]`: placing a piece from the hand as a turn.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -153,6 +166,8 @@ pub struct ChangeDef {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct EndDef {
+    /// `[end.vanquished]`: conditions that together lose the game.
+    pub vanquished: Option<VanquishedDef>,
     /// A side wins when, after its turn, one of its pieces stands in this region
     /// (`enemy NAME`).
     pub occupy: Option<Spanned<String>>,

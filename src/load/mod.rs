@@ -64,6 +64,22 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("chess960", include_str!("../../variants/chess960.toml")),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
     ("waterloo", include_str!("../../variants/waterloo.toml")),
+    (
+        "border-wars",
+        include_str!("../../variants/border-wars.toml"),
+    ),
+    (
+        "border-wars-chess",
+        include_str!("../../variants/border-wars-chess.toml"),
+    ),
+    (
+        "border-wars-shogi",
+        include_str!("../../variants/border-wars-shogi.toml"),
+    ),
+    (
+        "border-wars-xiangqi",
+        include_str!("../../variants/border-wars-xiangqi.toml"),
+    ),
 ];
 
 impl Ruleset {
@@ -1613,7 +1629,32 @@ impl<'s> Loader<'s> {
                 });
             }
         }
+        let vanquished = def.end.vanquished.as_ref().map(|v| {
+            let none_of = kinds(self, &v.none_of);
+            let points_below = v.points_below.as_ref().and_then(|p| {
+                let n = *p.get_ref();
+                if (1..=1_000_000).contains(&n) {
+                    u32::try_from(n).ok()
+                } else {
+                    self.problem(
+                        Code::End,
+                        span_of(p),
+                        format!("points-below {n}"),
+                        "out of range",
+                        "write a number of points from 1",
+                    );
+                    None
+                }
+            });
+            Vanquished {
+                no_reserve: v.no_reserve,
+                none_of,
+                points_below,
+                no_neutrals: v.no_neutrals,
+            }
+        });
         EndRules {
+            vanquished,
             goals,
             no_pieces_loses,
             immobilized_loses,

@@ -104,7 +104,14 @@ const PLACEMENT: &[Key] = &[
     ("forbidden", Shape::Strs, false),
     ("only", Shape::Tables(ONLY), false),
 ];
+const VANQUISHED: &[Key] = &[
+    ("no-reserve", Shape::Bool, false),
+    ("none-of", Shape::Strs, false),
+    ("points-below", Shape::Int, false),
+    ("no-neutrals", Shape::Bool, false),
+];
 const END: &[Key] = &[
+    ("vanquished", Shape::Table(VANQUISHED), false),
     ("occupy", Shape::Str, false),
     ("occupy-by", Shape::Strs, false),
     ("no-pieces", Shape::Str, false),

@@ -34,6 +34,8 @@ pub enum Reason {
     /// The loser's royal piece was captured (by a piece that does not give check: a neutral
     /// one).
     RoyalCaptured,
+    /// The loser met every condition of `[end.vanquished]`.
+    Vanquished,
 }
 
 /// The end of a game.
@@ -98,6 +100,7 @@ impl Reason {
             },
             Reason::Clock(n) => format!("{n} turns without a capture or other reset of the clock"),
             Reason::RoyalCaptured => "the royal piece was captured".into(),
+            Reason::Vanquished => "vanquished".into(),
         }
     }
 }
@@ -165,6 +168,16 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
             }
         }
     }
+    if let Some(v) = &rules.end.vanquished {
+        for side in [pos.side, mover] {
+            if vanquished(rules, v, pos, side) {
+                return Some(Outcome {
+                    winner: Some(side.opponent()),
+                    reason: Reason::Vanquished,
+                });
+            }
+        }
+    }
     if rules.end.no_pieces_loses {
         for side in [pos.side, mover] {
             if !pos
@@ -180,4 +193,33 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
     }
     None
+}
+
+/// Whether `side` meets every condition of `v` in `pos`.
+fn vanquished(rules: &Ruleset, v: &crate::rules::Vanquished, pos: &Position, side: Side) -> bool {
+    if v.no_reserve
+        && rules.pieces.iter().enumerate().any(|(k, p)| {
+            p.reserve.is_some()
+                && pos.supplies[side]
+                    .get(rules.hand_slot(PieceKindId::new(k)))
+                    .is_some_and(|&n| n > 0)
+        })
+    {
+        return false;
+    }
+    let mut points = 0u32;
+    for o in &pos.cells {
+        if let Some((s, k)) = o.as_piece()
+            && s == side
+        {
+            if v.none_of.contains(&k) {
+                return false;
+            }
+            points = points.saturating_add(rules.pieces[k.index()].value.unwrap_or(1));
+        }
+    }
+    if v.points_below.is_some_and(|limit| points >= limit) {
+        return false;
+    }
+    !(v.no_neutrals && pos.cells.iter().any(|o| o.as_neutral().is_some()))
 }

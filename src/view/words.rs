@@ -380,6 +380,30 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             }
         ));
     }
+    if let Some(v) = &rules.end.vanquished {
+        let mut conds = Vec::new();
+        if v.no_reserve {
+            conds.push("no reserve".to_string());
+        }
+        if !v.none_of.is_empty() {
+            let names: Vec<String> = v
+                .none_of
+                .iter()
+                .map(|&k| rules.pieces[k].name.clone())
+                .collect();
+            conds.push(format!("no {}", join_with(&names, "or")));
+        }
+        if let Some(p) = v.points_below {
+            conds.push(format!("pieces worth less than {p} points on the board"));
+        }
+        if v.no_neutrals {
+            conds.push("no neutral piece left".to_string());
+        }
+        end.push(format!(
+            "a side with {} is vanquished and loses",
+            join(&conds)
+        ));
+    }
     if rules.end.no_pieces_loses {
         end.push("a side without pieces loses".into());
     }
