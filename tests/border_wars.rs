@@ -266,3 +266,58 @@ fn x30_the_three_sub_variants() {
     assert!(l.contains(&"a3xa7".to_string()), "{l:?}");
     assert!(!l.contains(&"a3xa5".to_string()) && !l.contains(&"a3-a5".to_string()));
 }
+
+#[path = "common/border_wars_ref.rs"]
+mod border_wars_ref;
+
+/// The engine's counts against an independent counter that walks segments as geometry.
+#[test]
+fn the_engine_agrees_with_an_independent_count() {
+    use border_wars_ref::{Kind, Ref};
+    for (name, kind, positions) in [
+        (
+            "border-wars",
+            Kind::Full,
+            vec![
+                "g/uddu/bpdpb/puup/5/*2*/5/PUUP/BPDPB/UDDU/G[BUUPPPbuuppp] w 0 1",
+                "g/uddu/bpd2/p1pp/B1u1b/1*2/3U*/P1UP/1PDPB/UGDU/1[BUUUPPPbuuppp] w 3 7",
+            ],
+        ),
+        (
+            "border-wars-chess",
+            Kind::Chess,
+            vec![
+                "g/uddu/bpdpb/puup/5/4/5/PUUP/BPDPB/UDDU/G w 0 1",
+                "g/uddu/bpd2/p1pp/B1u1b/4/3U1/P1UP/1PDPB/UGDU/1 w 3 7",
+            ],
+        ),
+        (
+            "border-wars-shogi",
+            Kind::Shogi,
+            vec!["g/uddu/bpd2/p1pp/B1u1b/4/3U1/P1UP/1PDPB/UGDU/1[BUUUPPPbuuppp] w 3 7"],
+        ),
+        (
+            "border-wars-xiangqi",
+            Kind::Xiangqi,
+            vec![
+                "g/uddu/cpdpc/puup/5/4/5/PUUP/CPDPC/UDDU/G w 0 1",
+                "g/uddu/cpd2/p1pp/C1u1c/4/3U1/P1UP/1PDPC/UGDU/1 w 3 7",
+            ],
+        ),
+    ] {
+        let r = load(name);
+        let reference = Ref::new(kind);
+        assert_eq!(reference.board.len(), 42);
+        for fen in positions {
+            let mut g = Game::new(&r, text::parse_position(&r, fen).unwrap()).unwrap();
+            let p = reference.parse(fen);
+            for d in 1..=3 {
+                assert_eq!(
+                    g.perft(d),
+                    reference.perft(&p, d),
+                    "{name} depth {d} from {fen}"
+                );
+            }
+        }
+    }
+}
