@@ -212,7 +212,7 @@ impl Ref {
         let can_take = |q: Piece, letter: char| -> bool {
             q.0 != me && (q.1 != 'B' || matches!(letter, 'G' | 'D')) && letter != 'B'
         };
-        let mut land = |j: usize, out: &mut Vec<(usize, bool)>, take: bool| match p.cells[j] {
+        let land = |j: usize, out: &mut Vec<(usize, bool)>, take: bool| match p.cells[j] {
             None => out.push((j, false)),
             Some(q) if take && can_take(q, letter) => out.push((j, true)),
             _ => {}
@@ -331,7 +331,7 @@ impl Ref {
         if self.kind == Kind::Full {
             for side in 0..2u8 {
                 let hand_empty = p.hand[side as usize].iter().all(|&n| n == 0);
-                let diplomats = p.cells.iter().any(|c| *c == Some((side, 'D')));
+                let diplomats = p.cells.contains(&Some((side, 'D')));
                 let points: u32 = p
                     .cells
                     .iter()
