@@ -394,6 +394,19 @@ pub enum Colouring {
     Plain,
 }
 
+/// How pictures draw the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Drawing {
+    /// Each cell a square of the grid.
+    #[default]
+    Squares,
+    /// Each cell a segment between two lattice points (the grid positions with an even file
+    /// index and an odd rank index that hold no cell): a cell on an odd file joins its left and
+    /// right neighbours, one on an even file those above and below; an end off the board is a
+    /// capital, drawn as a larger point.
+    Segments,
+}
+
 /// A checked and compiled variant.
 #[derive(Debug, Clone)]
 pub struct Ruleset {
@@ -405,6 +418,8 @@ pub struct Ruleset {
     pub topo: Topology,
     /// How its cells are coloured.
     pub colouring: Colouring,
+    /// How pictures draw the board.
+    pub drawing: Drawing,
     /// Named regions.
     pub regions: Vec<Region>,
     /// Stone kinds in declaration order.

@@ -321,3 +321,29 @@ fn the_engine_agrees_with_an_independent_count() {
         }
     }
 }
+
+/// Diagrams draw the board as segments between lattice points, with the capitals: text (`·`
+/// at lattice points) and SVG (lines, points, tokens on the segments).
+#[test]
+fn diagrams_draw_the_segment_board() {
+    let r = bw();
+    let pos = text::parse_position(r, &r.setup_text()).unwrap();
+    for at in ["d4", "e3", "b6"] {
+        let cell = r.topo.parse_cell(at).unwrap();
+        let Ok(d) = bulwark::view::diagram(r, &pos, cell) else {
+            // b6 holds a neutral pawn: no side's piece, no diagram.
+            assert_eq!(at, "b6");
+            continue;
+        };
+        let svg = bulwark::view::diagram_svg(r, &pos, &d);
+        assert!(
+            svg.contains("<line") && svg.contains(r##"r="8""##),
+            "segments and capitals"
+        );
+        insta::assert_snapshot!(
+            format!("border-wars-{at}-text"),
+            bulwark::view::diagram_text(r, &pos, &d)
+        );
+        insta::assert_snapshot!(format!("border-wars-{at}-svg"), svg);
+    }
+}

@@ -282,6 +282,7 @@ pub struct BoardDef {
     pub cells: Option<Spanned<i64>>,
     /// How cells are coloured: `chequered` (the default) or `plain`.
     pub colours: Option<Spanned<String>>,
+    pub drawing: Option<Spanned<String>>,
 }
 
 /// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).

@@ -357,6 +357,7 @@ impl<'s> Loader<'s> {
             t.set_classed(sets);
         }
         let colouring = self.colouring(&def.board);
+        let drawing = self.drawing(&def.board);
         let stones = self.stones(&def);
         let pieces_meta = self.pieces_meta(&def, &stones);
         let directions = self.directions(&def);
@@ -451,6 +452,7 @@ impl<'s> Loader<'s> {
             description: def.game.description.trim().to_string(),
             topo,
             colouring,
+            drawing,
             regions,
             stones,
             pieces,
@@ -830,6 +832,24 @@ impl<'s> Loader<'s> {
                     "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"",
                 );
                 Colouring::Chequered
+            }
+        }
+    }
+
+    /// How pictures draw the board (`drawing`, default squares).
+    fn drawing(&mut self, b: &BoardDef) -> Drawing {
+        match b.drawing.as_ref().map(|c| (c.get_ref().as_str(), c)) {
+            None | Some(("squares", _)) => Drawing::Squares,
+            Some(("segments", _)) => Drawing::Segments,
+            Some((other, s)) => {
+                self.problem(
+                    Code::Board,
+                    span_of(s),
+                    format!("unknown drawing `{other}`"),
+                    "not a drawing",
+                    "write \"squares\" (each cell a square) or \"segments\" (each cell a segment between lattice points)",
+                );
+                Drawing::Squares
             }
         }
     }

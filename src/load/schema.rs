@@ -36,6 +36,7 @@ const BOARD: &[Key] = &[
     ("mask", Shape::Str, true),
     ("cells", Shape::Int, false),
     ("colours", Shape::Str, false),
+    ("drawing", Shape::Str, false),
 ];
 const REGION: &[Key] = &[("white", Shape::Str, true), ("black", Shape::Str, true)];
 const STONE: &[Key] = &[

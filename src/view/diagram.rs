@@ -15,7 +15,7 @@ use crate::board::{Cell, Side};
 use crate::core::StoneKindId;
 use crate::play::{self, PlaceEffect};
 use crate::position::Position;
-use crate::rules::Ruleset;
+use crate::rules::{Drawing, Ruleset};
 use crate::text::occupant_char;
 use crate::vm::{Machine, Options, StoneEffect};
 
@@ -360,6 +360,7 @@ fn grid(rules: &Ruleset, out: &mut String, cell: impl Fn(Cell) -> String) {
         for col in 0..topo.files() {
             match topo.at_layout(col, row) {
                 Some(c) => out.push_str(&cell(c)),
+                None if lattice_point(rules, col, row) => out.push_str(" · "),
                 None => out.push_str("   "),
             }
         }
@@ -393,6 +394,14 @@ fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant,
         let _ = write!(
             out,
             r##"<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+            cy + 5,
+            rules.pieces[k.index()].letter
+        );
+    } else if let Some(k) = o.as_neutral() {
+        // A neutral piece: green, with its kind's letter.
+        let _ = write!(
+            out,
+            r##"<circle cx="{cx}" cy="{cy}" r="13" fill="#2e9e4f" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="#fdfdfd">{}</text>"##,
             cy + 5,
             rules.pieces[k.index()].letter
         );
@@ -451,12 +460,79 @@ fn cell_fill(rules: &Ruleset, c: Cell) -> &'static str {
     }
 }
 
-/// A cell's square.
-fn svg_square(out: &mut String, x: i32, y: i32, fill: &str) {
+/// Whether the grid position (layout column, row) is a lattice point of a segment board: no
+/// cell, an even file index and an odd rank index.
+fn lattice_point(rules: &Ruleset, col: usize, row: usize) -> bool {
+    let ranks = rules.topo.ranks();
+    rules.drawing == Drawing::Segments
+        && row < ranks
+        && col % 2 == 0
+        && (ranks - 1 - row) % 2 == 1
+        && rules.topo.at_layout(col, row).is_none()
+}
+
+/// A cell's square (on a segment board, a round token on its segment).
+fn svg_square(out: &mut String, rules: &Ruleset, x: i32, y: i32, fill: &str) {
+    if rules.drawing == Drawing::Segments {
+        let r = CELL / 2 - 1;
+        let _ = write!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="{r}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.8"/>"##,
+            x + CELL / 2,
+            y + CELL / 2
+        );
+        return;
+    }
     let _ = write!(
         out,
         r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a5e" stroke-width="0.5"/>"##
     );
+}
+
+/// A segment board's lines: each cell a segment between two lattice points (the ends off the
+/// board are capitals, drawn larger), under the cells' tokens.
+fn svg_segments(out: &mut String, rules: &Ruleset, top: i32) {
+    if rules.drawing != Drawing::Segments {
+        return;
+    }
+    let topo = &rules.topo;
+    let ranks = topo.ranks() as i32;
+    let centre = |col: i32, r: i32| {
+        (
+            MARGIN + col * CELL + CELL / 2,
+            top + (ranks - 1 - r) * CELL + CELL / 2,
+        )
+    };
+    let mut points: Vec<(i32, i32)> = Vec::new();
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (col, r) = (col as i32, ranks - 1 - row as i32);
+        let ends = if col % 2 == 1 {
+            [(col - 1, r), (col + 1, r)]
+        } else {
+            [(col, r - 1), (col, r + 1)]
+        };
+        let (a, b) = (centre(ends[0].0, ends[0].1), centre(ends[1].0, ends[1].1));
+        let _ = write!(
+            out,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5b3e" stroke-width="3" stroke-linecap="round"/>"##,
+            a.0, a.1, b.0, b.1
+        );
+        for e in ends {
+            if !points.contains(&e) {
+                points.push(e);
+            }
+        }
+    }
+    for (col, r) in points {
+        let (x, y) = centre(col, r);
+        let capital = r < 0 || r >= ranks;
+        let radius = if capital { 8 } else { 3 };
+        let _ = write!(
+            out,
+            r##"<circle cx="{x}" cy="{y}" r="{radius}" fill="#3b2f1e"/>"##
+        );
+    }
 }
 
 /// The diagram as a standalone SVG in the rulebook's colours: red origin, black points
@@ -515,6 +591,7 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
         (MARGIN + col as i32 * CELL, top + row as i32 * CELL)
     };
     svg_labels(&mut out, topo, top, board_h);
+    svg_segments(&mut out, rules, top);
     for c in topo.cells() {
         let (x, y) = xy(c);
         svg_cell(&mut out, rules, pos, d, c, x, y);
@@ -580,10 +657,11 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
         escape_xml(title)
     );
     svg_labels(&mut out, topo, top, board_h);
+    svg_segments(&mut out, rules, top);
     for c in topo.cells() {
         let (col, row) = topo.layout(c);
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-        svg_square(&mut out, x, y, cell_fill(rules, c));
+        svg_square(&mut out, rules, x, y, cell_fill(rules, c));
         svg_occupant(rules, &mut out, pos.at(c), x, y);
     }
     for (i, r) in rules.regions.iter().enumerate() {
@@ -667,7 +745,7 @@ fn svg_cell(
     } else {
         cell_fill(rules, c)
     };
-    svg_square(out, x, y, fill);
+    svg_square(out, rules, x, y, fill);
     if d.has(c, Mark::Capture) {
         let _ = write!(
             out,
