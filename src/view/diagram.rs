@@ -466,7 +466,7 @@ fn lattice_point(rules: &Ruleset, col: usize, row: usize) -> bool {
     let ranks = rules.topo.ranks();
     rules.drawing == Drawing::Segments
         && row < ranks
-        && col % 2 == 0
+        && col.is_multiple_of(2)
         && (ranks - 1 - row) % 2 == 1
         && rules.topo.at_layout(col, row).is_none()
 }
