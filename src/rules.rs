@@ -457,6 +457,9 @@ pub struct Ruleset {
     pub has_royals: bool,
     /// Where a piece replaced by a change of kind goes.
     pub replaced: Replaced,
+    /// Cells where each side (outer) may place each stone kind (inner) by the placement
+    /// rules, filled by the loader from `placement`.
+    pub allowed: Vec<CellSet>,
     /// The turn counter's resets and limit.
     pub clock: Clock,
     /// Repetition of positions, when the variant has a rule about it.
@@ -593,8 +596,39 @@ impl Ruleset {
     }
 
     /// Whether `side` may place a stone of `kind` on `cell` by the placement rules (B-44),
-    /// ignoring what stands there and the taboo cell.
+    /// ignoring what stands there and the taboo cell: a lookup in the table the loader fills
+    /// (see [`Ruleset::placement_table`]).
+    #[inline]
     pub fn stone_allowed(&self, side: Side, kind: StoneKindId, cell: Cell) -> bool {
+        match self
+            .allowed
+            .get(side.index() * self.stones.len() + kind.index())
+        {
+            Some(set) => set.contains(cell),
+            None => self.stone_allowed_by_rules(side, kind, cell),
+        }
+    }
+
+    /// For each side and stone kind, the cells the placement rules allow (what
+    /// [`Ruleset::stone_allowed`] looks up), computed from `placement` and the regions.
+    pub fn placement_table(&self) -> Vec<CellSet> {
+        let mut out = Vec::new();
+        for side in Side::BOTH {
+            for k in StoneKindId::all(self.stones.len()) {
+                let mut set = CellSet::new(self.topo.len());
+                for c in self.topo.cells() {
+                    if self.stone_allowed_by_rules(side, k, c) {
+                        set.insert(c);
+                    }
+                }
+                out.push(set);
+            }
+        }
+        out
+    }
+
+    /// The placement rules themselves (B-44), asked cell by cell.
+    fn stone_allowed_by_rules(&self, side: Side, kind: StoneKindId, cell: Cell) -> bool {
         let region_side = |w: Whose| match w {
             Whose::Own => side,
             Whose::Enemy => side.opponent(),

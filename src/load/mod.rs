@@ -474,7 +474,9 @@ impl<'s> Loader<'s> {
             has_reserve,
             drops,
             neutral,
+            allowed: Vec::new(),
         };
+        rules.allowed = rules.placement_table();
         rules.setup = self.setup(&def, &rules)?;
         Some(rules)
     }
