@@ -1,5 +1,5 @@
 //! Perft speed of chess (start position, depth 5), xiangqi (start position, depth 4) and
-//! Waterloo (start position, depth 3) through the same interpreter, with bulk counting at the
+//! Waterloo (start position, depth 3) and Border Wars (start, depth 4) through the same interpreter, with bulk counting at the
 //! last ply.
 //!
 //! cargo bench --bench engines
@@ -14,7 +14,12 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    for (variant, depth) in [("chess", 5), ("xiangqi", 4), ("waterloo", 3)] {
+    for (variant, depth) in [
+        ("chess", 5),
+        ("xiangqi", 4),
+        ("waterloo", 3),
+        ("border-wars", 4),
+    ] {
         let rules = Ruleset::load_named(variant).expect("bundled variant");
         let mut g = Game::start(&rules);
         let nodes = g.perft(depth);

@@ -866,7 +866,7 @@ fn status(
         (Some(o), false) => {
             let reason = o.reason.text(&rules);
             match o.winner {
-                Some(w) => outln!("{w} wins: {reason}"),
+                Some(w) => outln!("{} wins: {reason}", rules.side_name(w)),
                 None => outln!("draw: {reason}"),
             }
         }

@@ -414,6 +414,8 @@ pub struct Ruleset {
     pub name: String,
     /// Description.
     pub description: String,
+    /// The sides' names in text output (`[game] sides`; default white, black).
+    pub side_names: [String; 2],
     /// The board.
     pub topo: Topology,
     /// How its cells are coloured.
@@ -477,6 +479,11 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// A side's name in text output: `white`/`black`, or as the file names them.
+    pub fn side_name(&self, side: Side) -> &str {
+        &self.side_names[side.index()]
+    }
+
     /// The index of a piece kind's reserve count in a side's hand (`Position::supplies`):
     /// the hand holds the stone kinds first, then the piece kinds.
     pub fn hand_slot(&self, k: PieceKindId) -> usize {

@@ -102,7 +102,8 @@ fn game_loop(
             };
             writeln!(
                 out,
-                "{side} (computer, {}) plays {}",
+                "{} (computer, {}) plays {}",
+                rules.side_name(side),
                 agent.spec().text(),
                 text::turn_text(rules, &t)
             )?;
@@ -114,7 +115,8 @@ fn game_loop(
         }
         write!(
             out,
-            "{side} to move ({} turns; `help` lists the commands)> ",
+            "{} to move ({} turns; `help` lists the commands)> ",
+            rules.side_name(side),
             turns.len()
         )?;
         out.flush()?;
@@ -201,7 +203,11 @@ fn supplies(rules: &Ruleset, pos: &Position) -> String {
                 .zip(supply)
                 .map(|(k, n)| format!("{}{n} {}", k.symbol, k.name))
                 .collect();
-            s.push_str(&format!("{side} supply: {}\n", items.join(", ")));
+            s.push_str(&format!(
+                "{} supply: {}\n",
+                rules.side_name(side),
+                items.join(", ")
+            ));
         }
         if rules.has_reserve {
             let items: Vec<String> = rules
@@ -211,7 +217,11 @@ fn supplies(rules: &Ruleset, pos: &Position) -> String {
                 .filter(|(p, _)| p.reserve.is_some())
                 .map(|(p, n)| format!("{n} {}", p.name))
                 .collect();
-            s.push_str(&format!("{side} reserve: {}\n", items.join(", ")));
+            s.push_str(&format!(
+                "{} reserve: {}\n",
+                rules.side_name(side),
+                items.join(", ")
+            ));
         }
     }
     s

@@ -204,7 +204,7 @@ fn x24_vanquished_needs_all_four_conditions() {
     let o = g.outcome().expect("vanquished");
     assert_eq!(
         (o.winner, o.text(r)),
-        (Some(Side::Black), "black wins (vanquished)".into())
+        (Some(Side::Black), "red wins (vanquished)".into())
     );
     // Any one condition missing saves it: a reserve piece, a diplomat, ten points, a neutral
     // pawn.

@@ -211,6 +211,7 @@ broken!(
     ["unknown_piece", "stone_symbol", "unknown_direction"]
 );
 broken!(vanquished, ["unknown_piece", "end"]);
+broken!(side_names, ["board"]);
 broken!(
     classed_directions,
     [

@@ -266,6 +266,8 @@ pub struct GameDef {
     /// One paragraph about the game.
     #[serde(default)]
     pub description: String,
+    /// The sides' names in text output (first player first), e.g. ["blue", "red"].
+    pub sides: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[board]`.

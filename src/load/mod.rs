@@ -448,6 +448,7 @@ impl<'s> Loader<'s> {
             piece_shapes,
             extends: None,
             warnings: Vec::new(),
+            side_names: self.side_names(&def),
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
             topo,
@@ -836,6 +837,31 @@ impl<'s> Loader<'s> {
                 Colouring::Chequered
             }
         }
+    }
+
+    /// `[game] sides`: two distinct names of lower-case letters, first player first.
+    fn side_names(&mut self, def: &VariantDef) -> [String; 2] {
+        let default = ["white".to_string(), "black".to_string()];
+        let Some(s) = &def.game.sides else {
+            return default;
+        };
+        let names: Vec<&String> = s.get_ref().iter().map(|n| n.get_ref()).collect();
+        let ok = names.len() == 2
+            && names[0] != names[1]
+            && names.iter().all(|n| {
+                !n.is_empty() && n.len() <= 20 && n.chars().all(|c| c.is_ascii_lowercase())
+            });
+        if !ok {
+            self.problem(
+                Code::Board,
+                span_of(s),
+                "`sides` needs two different names in lower-case letters",
+                "not two side names",
+                "write e.g. sides = [\"blue\", \"red\"] (the first player first)",
+            );
+            return default;
+        }
+        [names[0].clone(), names[1].clone()]
     }
 
     /// How pictures draw the board (`drawing`, default squares).

@@ -29,6 +29,7 @@ type Key = (&'static str, Shape, bool);
 const GAME: &[Key] = &[
     ("name", Shape::Str, true),
     ("description", Shape::Str, false),
+    ("sides", Shape::Strs, false),
 ];
 const BOARD: &[Key] = &[
     ("files", Shape::Strs, true),

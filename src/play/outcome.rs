@@ -110,7 +110,7 @@ impl Outcome {
     pub fn text(&self, rules: &Ruleset) -> String {
         let why = self.reason.text(rules);
         match self.winner {
-            Some(w) => format!("{w} wins ({why})"),
+            Some(w) => format!("{} wins ({why})", rules.side_name(w)),
             None => format!("draw ({why})"),
         }
     }
