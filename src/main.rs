@@ -76,6 +76,9 @@ enum Command {
         /// First print each root turn with its count.
         #[arg(long)]
         divide: bool,
+        /// Threads (default: every core); the count is the same whatever the number.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
         /// Print {"depth":N,"nodes":N,"seconds":S}.
         #[arg(long)]
         json: bool,
@@ -466,8 +469,9 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             position: ptext,
             history,
             divide,
+            jobs,
             json,
-        }) => perft(variant, depth, ptext, history, divide, json),
+        }) => perft(variant, depth, ptext, history, divide, jobs, json),
         Some(Command::Play {
             variant,
             position: ptext,
@@ -649,16 +653,22 @@ fn moves(
 }
 
 /// `bulwark perft`.
+#[allow(clippy::too_many_arguments)]
 fn perft(
     variant: Option<String>,
     depth: u32,
     ptext: Option<String>,
     history: Option<String>,
     divide: bool,
+    jobs: Option<u32>,
     json: bool,
 ) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
     let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+    let jobs = jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |j| j as usize,
+    );
     let started = std::time::Instant::now();
     let nodes = if divide && depth > 0 {
         let turns = game.legal_turns().unwrap_or_default();
@@ -666,9 +676,11 @@ fn perft(
         let mut total = 0;
         for t in &turns {
             game.play(t);
-            let n = game.perft(depth - 1);
+            let (n, r) = game.perft_jobs(depth - 1, jobs);
             game.undo();
-            no_runaway(&game)?;
+            if let Some(r) = r {
+                return Err(runaway(&rules, r));
+            }
             if !json {
                 outln!("{} {n}", text::turn_text(&rules, t));
             }
@@ -676,7 +688,11 @@ fn perft(
         }
         total
     } else {
-        game.perft(depth)
+        let (n, r) = game.perft_jobs(depth, jobs);
+        if let Some(r) = r {
+            return Err(runaway(&rules, r));
+        }
+        n
     };
     no_runaway(&game)?;
     let seconds = started.elapsed().as_secs_f64();

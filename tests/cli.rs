@@ -515,3 +515,14 @@ fn compare_puts_two_rule_sets_side_by_side() {
     // The same rule set and seed: the same games, nothing significant.
     assert!(!out.lines().any(|l| l.ends_with(" *")), "{out}");
 }
+
+#[test]
+fn perft_jobs_gives_the_same_count() {
+    for jobs in ["1", "2"] {
+        let o = bulwark(&["perft", "chess", "--depth", "3", "--jobs", jobs]);
+        assert!(o.status.success());
+        assert_eq!(stdout(&o).trim(), "nodes 8902", "{jobs} jobs");
+    }
+    let o = bulwark(&["perft", "chess", "--depth", "3", "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}

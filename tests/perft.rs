@@ -107,3 +107,44 @@ fn divide_adds_up_to_perft() {
     }
     assert_eq!(sum, total);
 }
+
+#[test]
+fn perft_on_several_threads_counts_the_same() {
+    for (variant, position, depth) in [
+        ("chess", None, 3),
+        // Few root turns: the work is split at the second ply.
+        (
+            "chess",
+            Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+            4,
+        ),
+        ("xiangqi", None, 3),
+        ("bollwerk178", None, 2),
+        ("border-wars", None, 3),
+    ] {
+        let rules = Ruleset::load_named(variant).unwrap();
+        let pos = match position {
+            Some(p) => text::parse_position(&rules, p).unwrap(),
+            None => rules.setup.clone(),
+        };
+        let mut g = Game::new(&rules, pos).unwrap();
+        let one = g.perft(depth);
+        for jobs in [1, 2, 3] {
+            assert_eq!(
+                g.perft_jobs(depth, jobs),
+                (one, None),
+                "{variant} with {jobs} jobs"
+            );
+        }
+    }
+    // Rules that look at the past see the game's history in every thread: Waterloo's
+    // repetition ban after two knight moves out and one back.
+    let rules = Ruleset::load_named("waterloo").unwrap();
+    let mut g = Game::start(&rules);
+    for m in ["g2-f4", "g9-f7", "f4-g2"] {
+        let t = text::parse_turn(&mut g, m).unwrap();
+        g.play(&t);
+    }
+    let one = g.perft(3);
+    assert_eq!(g.perft_jobs(3, 2), (one, None));
+}

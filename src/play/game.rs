@@ -241,6 +241,54 @@ impl<'r> Game<'r> {
         true
     }
 
+    /// Counts the leaves `depth` turns deep on `jobs` threads: the subtrees under the root's
+    /// turns (or, when there are few, under the second ply's) are counted in parallel, each on
+    /// its own copy of the game. The count is the same whatever `jobs`. A runaway in any
+    /// subtree is returned with the (then incomplete) count.
+    pub fn perft_jobs(&mut self, depth: u32, jobs: usize) -> (u64, Option<crate::vm::Runaway>) {
+        use rayon::prelude::*;
+        if depth < 2 || jobs <= 1 {
+            let n = self.perft(depth);
+            return (n, self.runaway());
+        }
+        // The work items: turn paths of one or two plies.
+        let Ok(first) = self.legal_turns() else {
+            return (0, self.runaway());
+        };
+        let mut paths: Vec<Vec<Turn>> = first.into_iter().map(|t| vec![t]).collect();
+        if paths.len() < 4 * jobs && depth >= 3 {
+            let mut deeper = Vec::new();
+            for p in &paths {
+                self.play(&p[0]);
+                if let Ok(second) = self.legal_turns() {
+                    for t in second {
+                        deeper.push(vec![p[0].clone(), t]);
+                    }
+                }
+                self.undo();
+            }
+            paths = deeper;
+        }
+        let run = || {
+            paths
+                .par_iter()
+                .map(|path| {
+                    let mut g = self.clone();
+                    for t in path {
+                        g.play(t);
+                    }
+                    let n = g.perft(depth - u32::try_from(path.len()).unwrap_or(depth));
+                    (n, g.runaway())
+                })
+                .reduce(|| (0, None), |a, b| (a.0 + b.0, a.1.or(b.1)))
+        };
+        let (n, r) = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        };
+        (n, r.or(self.runaway()))
+    }
+
     /// Counts the leaves of the legal turn tree `depth` turns deep.
     pub fn perft(&mut self, depth: u32) -> u64 {
         if depth == 0 {
