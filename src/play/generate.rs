@@ -237,25 +237,32 @@ impl Core {
             if cst.side != side || pos.castling & (1 << cst.right) == 0 {
                 continue;
             }
-            let Some(cells) = rules.castling_cells(cst, pos) else {
-                continue;
+            // Declared cells are used as they stand; a free castling's are derived.
+            let derived;
+            let (king, empty, safe): (Cell, &[Cell], &[Cell]) = if cst.free.is_none() {
+                (cst.king.0, &cst.empty, &cst.safe)
+            } else {
+                let Some(c) = rules.castling_cells(cst, pos) else {
+                    continue;
+                };
+                derived = c;
+                (derived.king, &derived.empty, &derived.safe)
             };
-            let king_ok = matches!(pos.at(cells.king).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
+            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
             let rook_ok = cst.partners.iter().all(|&(a, _)| {
                 matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
             });
-            if !king_ok || !rook_ok || !cells.empty.iter().all(|&e| pos.at(e).is_empty()) {
+            if !king_ok || !rook_ok || !empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
-            if cells
-                .safe
+            if safe
                 .iter()
                 .any(|&s| self.attacked(rules, pos, s, side.opponent()))
             {
                 continue;
             }
             f(&TurnView {
-                from: cells.king,
+                from: king,
                 to: Some(cst.king.1),
                 captures: &[],
                 dest: StoneEffect::None,
