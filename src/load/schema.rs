@@ -237,6 +237,13 @@ fn table(
     for (k, v) in t.iter() {
         let name: &str = k.get_ref();
         match keys.iter().find(|(n, _, _)| *n == name) {
+            // A table inside a table is named by its path (`[end.vanquished]`).
+            Some((_, shape @ Shape::Table(_), _)) if what.starts_with('[') => value(
+                v,
+                *shape,
+                &format!("`{}.{name}`", what.trim_matches(|c| c == '[' || c == ']')),
+                out,
+            ),
             Some((_, shape, _)) => value(v, *shape, &format!("`{name}`"), out),
             None => {
                 let known: Vec<&str> = keys.iter().map(|(n, _, _)| *n).collect();
