@@ -9,10 +9,10 @@ use crate::rules::Ruleset;
 use super::apply::apply_turn;
 use super::check::{Unplayable, check_position};
 use super::generate::Generator;
-use super::outcome::{Outcome, Reason};
+use super::outcome::{Outcome, Reason, no_turn};
 use super::turn::{Turn, TurnView};
 use crate::compile::zobrist::Zobrist;
-use crate::rules::{EndVerdict, Verdict};
+use crate::rules::EndVerdict;
 
 /// Everything needed to take a turn back.
 #[derive(Debug, Clone)]
@@ -157,19 +157,8 @@ impl<'r> Game<'r> {
         })?;
         if n == 0 && total > 0 {
             // Every turn would repeat: no legal turn, judged as checkmate or stalemate.
-            let side = self.pos.side;
             let in_check = self.in_check();
-            let (verdict, reason) = if in_check {
-                (rules.end.checkmate, Reason::Checkmate)
-            } else {
-                (rules.end.stalemate, Reason::Stalemate)
-            };
-            let winner = match verdict.unwrap_or(Verdict::Loses) {
-                Verdict::Loses => Some(side.opponent()),
-                Verdict::Wins => Some(side),
-                Verdict::Draw => None,
-            };
-            return Err(Outcome { winner, reason });
+            return Err(no_turn(rules, self.pos.side, in_check));
         }
         Ok(n)
     }

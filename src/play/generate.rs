@@ -6,12 +6,12 @@ use crate::core::{Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
-use crate::rules::{EndVerdict, Trigger, Verdict};
+use crate::rules::{EndVerdict, Trigger};
 use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
 use super::check::ep_victim;
-use super::outcome::{Outcome, Reason, static_outcome};
+use super::outcome::{Outcome, Reason, no_turn, static_outcome};
 use super::placement::{PlaceEffect, placement};
 use super::turn::{Step, TurnView};
 
@@ -187,17 +187,7 @@ impl Core {
                         continue;
                     }
                     any_move = true;
-                    f(&TurnView {
-                        from: c,
-                        to: Some(m.to),
-                        captures,
-                        dest: m.stone,
-                        place: &[],
-                        remove: None,
-                        promote: None,
-                        castle: None,
-                        drop: None,
-                    });
+                    f(&TurnView::movement(c, m.to, captures, m.stone));
                     count += 1;
                 }
                 self.attack = opts;
@@ -218,15 +208,8 @@ impl Core {
                 }
                 for cell in region.iter().filter(|&c| pos.at(c).is_empty()) {
                     f(&TurnView {
-                        from: cell,
-                        to: None,
-                        captures: &[],
-                        dest: StoneEffect::None,
-                        place: &[],
-                        remove: None,
-                        promote: None,
-                        castle: None,
                         drop: Some(k),
+                        ..TurnView::staying(cell)
                     });
                     count += 1;
                 }
@@ -262,15 +245,8 @@ impl Core {
                 continue;
             }
             f(&TurnView {
-                from: king,
-                to: Some(cst.king.1),
-                captures: &[],
-                dest: StoneEffect::None,
-                place: &[],
-                remove: None,
-                promote: None,
                 castle: u8::try_from(i).ok(),
-                drop: None,
+                ..TurnView::movement(king, cst.king.1, &[], StoneEffect::None)
             });
             count += 1;
         }
@@ -293,15 +269,8 @@ impl Core {
         let mut count = 0;
         for &promote in &kinds {
             let view = TurnView {
-                from,
-                to: Some(step.to),
-                captures: step.captures,
-                dest: step.dest,
-                place: &[],
-                remove: None,
                 promote,
-                castle: None,
-                drop: None,
+                ..TurnView::movement(from, step.to, step.captures, step.dest)
             };
             let shapes = rules.piece_shapes[kind.index()];
             let compulsory = rules.turn.stone_after_move_compulsory;
@@ -394,17 +363,7 @@ impl Core {
     ) -> bool {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clone_from(pos);
-        let view = TurnView {
-            from,
-            to: Some(step.to),
-            captures: step.captures,
-            dest: step.dest,
-            place: &[],
-            remove: None,
-            promote: None,
-            castle: None,
-            drop: None,
-        };
+        let view = TurnView::movement(from, step.to, step.captures, step.dest);
         move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
         let enemy = pos.side.opponent();
         let mut hit = false;
@@ -434,17 +393,7 @@ impl Core {
         let piece = &rules.pieces[kind.index()];
         let base = match movement {
             Some((v, _)) => *v,
-            None => TurnView {
-                from: at,
-                to: None,
-                captures: &[],
-                dest: StoneEffect::None,
-                place: &[],
-                remove: None,
-                promote: None,
-                castle: None,
-                drop: None,
-            },
+            None => TurnView::staying(at),
         };
         self.singles.clear();
         self.removals.clear();
@@ -626,17 +575,7 @@ impl Generator {
             });
             if n == 0 {
                 let in_check = !self.check.royals_safe(rules, pos, side);
-                let (verdict, reason) = if in_check {
-                    (rules.end.checkmate, Reason::Checkmate)
-                } else {
-                    (rules.end.stalemate, Reason::Stalemate)
-                };
-                let winner = match verdict.unwrap_or(Verdict::Loses) {
-                    Verdict::Loses => Some(side.opponent()),
-                    Verdict::Wins => Some(side),
-                    Verdict::Draw => None,
-                };
-                return Err(Outcome { winner, reason });
+                return Err(no_turn(rules, side, in_check));
             }
             return Ok(n);
         }

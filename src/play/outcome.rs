@@ -116,6 +116,22 @@ impl Outcome {
     }
 }
 
+/// The outcome when the side to move has no legal turn: checkmate when it is in check,
+/// stalemate otherwise, with the verdicts of `[end]`.
+pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
+    let (verdict, reason) = if in_check {
+        (rules.end.checkmate, Reason::Checkmate)
+    } else {
+        (rules.end.stalemate, Reason::Stalemate)
+    };
+    let winner = match verdict.unwrap_or(Verdict::Loses) {
+        Verdict::Loses => Some(side.opponent()),
+        Verdict::Wins => Some(side),
+        Verdict::Draw => None,
+    };
+    Outcome { winner, reason }
+}
+
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();

@@ -60,7 +60,30 @@ pub struct TurnView<'a> {
     pub drop: Option<PieceKindId>,
 }
 
-impl TurnView<'_> {
+impl<'a> TurnView<'a> {
+    /// A movement from `from` to `to` with these captures and stone effect, and nothing else.
+    pub fn movement(from: Cell, to: Cell, captures: &'a [Cell], dest: StoneEffect) -> TurnView<'a> {
+        TurnView {
+            from,
+            to: Some(to),
+            captures,
+            dest,
+            place: &[],
+            remove: None,
+            promote: None,
+            castle: None,
+            drop: None,
+        }
+    }
+
+    /// A turn on `from` that moves nothing (the base of stone actions and drops).
+    pub fn staying(from: Cell) -> TurnView<'a> {
+        TurnView {
+            to: None,
+            ..TurnView::movement(from, from, &[], StoneEffect::None)
+        }
+    }
+
     /// An owned turn.
     pub fn to_turn(&self) -> Turn {
         let mut place = self.place.to_vec();
