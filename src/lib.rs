@@ -44,6 +44,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod selfcheck;
+pub mod serve;
 pub mod text;
 pub mod view;
 pub mod vm;

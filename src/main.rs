@@ -122,6 +122,23 @@ enum Command {
         #[arg(long)]
         scenarios: Vec<std::path::PathBuf>,
     },
+    /// A board in the browser: click a piece to see its diagram, play (against the computer
+    /// too), and edit the variant text with its diagnostics shown live. Listens on 127.0.0.1
+    /// unless --host says otherwise; prints the page's address.
+    Serve {
+        /// Variant file or bundled name: what a new game plays.
+        variant: Option<String>,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 7178)]
+        port: u16,
+        /// The address to listen on. The default, 127.0.0.1, lets only this machine in.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Follow the variant file on disk: when it changes, open pages reload it and show its
+        /// diagnostics (a bundled name follows variants/NAME.toml in a checkout).
+        #[arg(long)]
+        watch: bool,
+    },
     /// What changes from rule set A to rule set B: every piece's diagrams (empty board, start
     /// cells, scenarios) cell by cell, the first turns and perft 2 from the start.
     Diff {
@@ -504,7 +521,71 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             scenarios,
             no_perft,
         }) => diff(&a, &b, format, out, &scenarios, no_perft),
+        Some(Command::Serve {
+            variant,
+            port,
+            host,
+            watch,
+        }) => serve(variant, host, port, watch),
     }
+}
+
+/// `bulwark serve`: loads the variant (it must load), then serves until stopped.
+fn serve(
+    variant: Option<String>,
+    host: std::net::IpAddr,
+    port: u16,
+    watch: bool,
+) -> Result<(), ExitCode> {
+    let arg = variant.as_deref().unwrap_or("bollwerk178");
+    // With --watch, the file on disk: the path given, or a bundled name's checkout copy.
+    let watch = if watch {
+        let checkout = std::path::PathBuf::from(format!("variants/{arg}.toml"));
+        let path = std::path::PathBuf::from(arg);
+        if path.is_file() {
+            Some(path)
+        } else if bulwark::BUNDLED.iter().any(|(n, _)| *n == arg) && checkout.is_file() {
+            Some(checkout)
+        } else {
+            eprintln!(
+                "error: --watch needs a variant file on disk; `{arg}` is none (give a path, or run in a checkout with variants/{arg}.toml)"
+            );
+            return Err(ExitCode::from(2));
+        }
+    } else {
+        None
+    };
+    let read_from = watch
+        .as_ref()
+        .map_or_else(|| arg.to_string(), |p| p.display().to_string());
+    let (name, text) = bulwark::load::read_variant(&read_from).map_err(|e| fail(&e))?;
+    print_notes();
+    let loaded = bulwark::serve::Variant::load(&name, &text);
+    let variant = match loaded {
+        Ok(v) => v,
+        Err(_) => {
+            // The loader's own report, as `check` prints it.
+            return Err(Ruleset::from_source(&name, &text)
+                .err()
+                .map_or(ExitCode::from(1), |e| fail(&e)));
+        }
+    };
+    let config = bulwark::serve::Config {
+        addr: std::net::SocketAddr::new(host, port),
+        variant,
+        watch: watch.clone(),
+    };
+    let result = bulwark::serve::run(config, |addr| {
+        println!("bulwark serve: http://{addr}/ (Ctrl-C stops it)");
+        if let Some(p) = &watch {
+            println!("watching {}", p.display());
+        }
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+    });
+    result.map_err(|e| {
+        eprintln!("error: cannot serve on {host}:{port}: {e}");
+        ExitCode::from(1)
+    })
 }
 
 /// The start position, the pieces and the number of first turns.

@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "view",
     "search",
     "selfcheck",
+    "serve",
 ];
 
 fn layer_of(path: &Path, src: &Path) -> Option<&'static str> {

@@ -198,7 +198,7 @@ fn locate(chain: &extends::Chain, mut d: Diagnostic) -> Diagnostic {
 }
 
 /// The name and text of a bundled variant, or of a file read with the size limit.
-fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
+pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
         // In a checkout, an edited `variants/NAME.toml` wins over the built-in copy.
         if PREFER_CHECKOUT.load(std::sync::atomic::Ordering::Relaxed) {

@@ -880,3 +880,71 @@ fn svg_legend(out: &mut String, ly: i32, width: i32, columns: i32, blows: &str, 
         );
     }
 }
+
+/// The board and a position as an SVG picture for play: the board's colours and pieces as in
+/// the diagrams, without regions or legend, the `marked` cells (the last turn's) outlined in
+/// amber.
+pub fn position_svg(rules: &Ruleset, pos: &Position, title: &str, marked: &[Cell]) -> String {
+    let topo = &rules.topo;
+    let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
+    let width = 2 * MARGIN + files * CELL;
+    let board_h = ranks * CELL;
+    let height = TITLE + 2 * MARGIN + board_h;
+    let top = TITLE + MARGIN;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif"><rect width="{width}" height="{height}" fill="#ffffff"/><text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{}</text>"##,
+        escape_xml(title)
+    );
+    svg_labels(&mut out, topo, top, board_h);
+    svg_segments(&mut out, rules, top);
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
+        svg_square(&mut out, rules, x, y, cell_fill(rules, c));
+        if marked.contains(&c) {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#f4a100" stroke-width="4"/>"##,
+                x + 2,
+                y + 2,
+                CELL - 4,
+                CELL - 4
+            );
+        }
+        svg_occupant(rules, &mut out, pos.at(c), x, y);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The same picture with a transparent target over every cell, on top of everything, carrying
+/// the cell's name and, for a diagram, its marks' JSON names
+/// (`<rect class="cell" data-cell="e4" data-marks="move-capture" …>`), for a page that lets
+/// the reader click cells. Works on every board picture of this module (they share the cell
+/// layout).
+pub fn with_cell_targets(rules: &Ruleset, svg: &str, diagram: Option<&Diagram>) -> String {
+    let topo = &rules.topo;
+    let top = TITLE + MARGIN;
+    let mut targets = String::from(r#"<g class="cells">"#);
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
+        let marks: Vec<&str> = diagram
+            .map(|d| d.marks(c).map(Mark::name).collect())
+            .unwrap_or_default();
+        let _ = write!(
+            targets,
+            r#"<rect class="cell" data-cell="{}" data-marks="{}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="transparent"><title>{}</title></rect>"#,
+            escape_xml(&topo.name(c)),
+            marks.join(" "),
+            escape_xml(&topo.name(c))
+        );
+    }
+    targets.push_str("</g>");
+    match svg.rfind("</svg>") {
+        Some(i) => format!("{}{targets}{}", &svg[..i], &svg[i..]),
+        None => svg.to_string(),
+    }
+}

@@ -1,0 +1,604 @@
+//! `bulwark serve`: the web board. A local HTTP server (axum on tokio) with one page, bundled in
+//! the binary, and a JSON API behind it. Each client has its own game ([`session::Session`]),
+//! created by `POST /api/games`; every game request names it. The engine's work (generation,
+//! diagrams, the computer's search) runs on tokio's blocking threads, so a long search does not
+//! hold up other clients.
+//!
+//! | method and path | does |
+//! |---|---|
+//! | `GET /` | the page |
+//! | `GET /api/variants` | the bundled variants, the server's own, whether it watches a file |
+//! | `POST /api/games` `{variant?, source?}` | a new game (201) of a bundled variant, of variant text, or of the server's variant |
+//! | `GET /api/games/{id}` | the game's state: board picture, side to move, hands, position text, history, result |
+//! | `DELETE /api/games/{id}` | forgets the game (204) |
+//! | `GET /api/games/{id}/diagram?at=CELL` | the diagram of the piece on a cell: picture, marks, counts |
+//! | `GET /api/games/{id}/turns[?from=CELL][&limit=N]` | legal turns, with the clicks that make each |
+//! | `POST /api/games/{id}/play` `{turn}` | plays move text |
+//! | `POST /api/games/{id}/computer` `{agent?}` | the computer plays the side to move |
+//! | `POST /api/games/{id}/undo`, `…/redo` | takes back a turn, plays it again |
+//! | `POST /api/games/{id}/position` `{position?, history?}` | starts from a position text and history |
+//! | `GET`/`PUT /api/games/{id}/variant` `{source}` | the variant text; replaces the rules (422 with every diagnostic when it does not load) |
+//! | `GET /api/games/{id}/export` | the game as a text record that `bulwark` replays |
+//! | `GET /api/watch` | with `--watch`: the watched file's text and a version that grows at each change |
+//!
+//! Errors are JSON `{"error": "…"}` with a 4xx status (400 bad input, 404 unknown game, cell or
+//! path, 405 wrong method, 409 not possible now, 422 a variant text that does not load, with
+//! `diagnostics`); a request that fails never stops the server.
+
+pub mod session;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Json;
+use axum::Router;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+pub use session::{ApiError, Session, Variant};
+
+/// The page: HTML, style and script in one file, no build step and nothing fetched elsewhere.
+const PAGE: &str = include_str!("page.html");
+
+/// How many games the server keeps; the least recently used goes when a new one would pass it.
+pub const MAX_SESSIONS: usize = 256;
+
+/// How often `--watch` looks at the file.
+const WATCH_EVERY: Duration = Duration::from_millis(400);
+
+/// What the server serves.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where it listens (127.0.0.1 unless the user asks otherwise).
+    pub addr: SocketAddr,
+    /// The variant a new game plays when it names none.
+    pub variant: Variant,
+    /// A variant file to watch: when it changes on disk, pages that follow it reload it.
+    pub watch: Option<PathBuf>,
+}
+
+/// The watched file: its text and a version that grows at each change.
+#[derive(Debug, Clone)]
+struct Watched {
+    path: PathBuf,
+    source: String,
+    version: u64,
+}
+
+/// A game and when it was last used (a counter, for evicting the oldest).
+struct Slot {
+    session: Arc<Mutex<Session>>,
+    used: u64,
+}
+
+struct AppState {
+    default: Variant,
+    bundled: Mutex<HashMap<String, Variant>>,
+    sessions: Mutex<HashMap<String, Slot>>,
+    clock: AtomicU64,
+    seed: u64,
+    watched: RwLock<Option<Watched>>,
+}
+
+type Shared = Arc<AppState>;
+
+/// Locks a mutex even when a thread panicked while holding it: the data is a game, which every
+/// request rebuilds from its turns, so a half-done request cannot leave it inconsistent.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
+        (status, Json(self.body())).into_response()
+    }
+}
+
+/// The router over a fresh state.
+fn app(config: &Config) -> Router {
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let watched = config.watch.as_ref().map(|p| Watched {
+        path: p.clone(),
+        source: config.variant.source.clone(),
+        version: 1,
+    });
+    let state = Arc::new(AppState {
+        default: config.variant.clone(),
+        bundled: Mutex::new(HashMap::new()),
+        sessions: Mutex::new(HashMap::new()),
+        clock: AtomicU64::new(0),
+        seed,
+        watched: RwLock::new(watched),
+    });
+    if config.watch.is_some() {
+        tokio::spawn(watch(Arc::clone(&state)));
+    }
+    Router::new()
+        .route("/", get(page))
+        .route("/api/variants", get(variants))
+        .route("/api/watch", get(watched_file))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(state_of).delete(forget))
+        .route("/api/games/{id}/diagram", get(diagram))
+        .route("/api/games/{id}/turns", get(turns))
+        .route("/api/games/{id}/play", post(play))
+        .route("/api/games/{id}/computer", post(computer))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/redo", post(redo))
+        .route("/api/games/{id}/position", post(position))
+        .route("/api/games/{id}/variant", get(variant_of).put(set_variant))
+        .route("/api/games/{id}/export", get(export))
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .with_state(state)
+}
+
+/// A server listening, for tests and embedding: its address, and a handle that stops it.
+pub struct Running {
+    /// The address it listens on (the port chosen by the system when 0 was asked).
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// The page's address: `http://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Binds the address and serves on a thread of its own until the handle is dropped.
+///
+/// # Errors
+/// When the address cannot be bound.
+pub fn spawn(config: Config) -> std::io::Result<Running> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(config.addr))?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        runtime.block_on(async move {
+            let app = app(&config);
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+    });
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
+/// Binds the address, calls `ready` with the bound address, and serves until the process ends.
+///
+/// # Errors
+/// When the address cannot be bound or the server fails.
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        ready(listener.local_addr()?);
+        axum::serve(listener, app(&config)).await
+    })
+}
+
+/// Polls the watched file; a new text (even one that does not load: the page shows why)
+/// becomes a new version.
+async fn watch(state: Shared) {
+    let mut tick = tokio::time::interval(WATCH_EVERY);
+    loop {
+        tick.tick().await;
+        let Some(path) = state
+            .watched
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(|w| w.path.clone())
+        else {
+            return;
+        };
+        let Ok(text) = tokio::fs::read_to_string(&path).await else {
+            continue;
+        };
+        let mut w = state
+            .watched
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(w) = w.as_mut()
+            && w.source != text
+        {
+            w.source = text;
+            w.version += 1;
+        }
+    }
+}
+
+/// Runs engine work on a blocking thread; a panic in it is a 500 for this request only.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::new(500, format!("the engine failed: {e}"))))
+}
+
+impl AppState {
+    /// The game with this id (404 when there is none), marked as used.
+    fn session(&self, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
+        let mut sessions = lock(&self.sessions);
+        let used = self.clock.fetch_add(1, Ordering::Relaxed);
+        let slot = sessions
+            .get_mut(id)
+            .ok_or_else(|| ApiError::new(404, format!("no game `{id}`: create one with POST /api/games")))?;
+        slot.used = used;
+        Ok(Arc::clone(&slot.session))
+    }
+
+    /// Keeps a new game and returns its id; the least recently used goes when there are too
+    /// many.
+    fn insert(&self, session: Session) -> String {
+        let n = self.clock.fetch_add(1, Ordering::Relaxed);
+        let id = format!("{:016x}", crate::search::derive(self.seed, n));
+        let mut sessions = lock(&self.sessions);
+        if sessions.len() >= MAX_SESSIONS
+            && let Some(oldest) = sessions
+                .iter()
+                .min_by_key(|(_, s)| s.used)
+                .map(|(k, _)| k.clone())
+        {
+            sessions.remove(&oldest);
+        }
+        sessions.insert(
+            id.clone(),
+            Slot {
+                session: Arc::new(Mutex::new(session)),
+                used: n,
+            },
+        );
+        id
+    }
+
+    /// A bundled variant, compiled once.
+    fn bundled(&self, name: &str) -> Result<Variant, ApiError> {
+        if let Some(v) = lock(&self.bundled).get(name) {
+            return Ok(v.clone());
+        }
+        let (_, text) = crate::BUNDLED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = crate::BUNDLED.iter().map(|(n, _)| *n).collect();
+                ApiError::new(
+                    404,
+                    format!("no bundled variant `{name}`: the bundled ones are {}", names.join(", ")),
+                )
+            })?;
+        let v = Variant::load(name, text)?;
+        lock(&self.bundled).insert(name.to_string(), v.clone());
+        Ok(v)
+    }
+}
+
+/// A JSON body, or a 400 that says what is wrong with it.
+fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    b.map(|Json(v)| v)
+        .map_err(|e| ApiError::new(400, format!("bad request body: {}", e.body_text())))
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(v)| v)
+        .map_err(|e| ApiError::new(400, format!("bad query: {}", e.body_text())))
+}
+
+/// A request on one game: runs `f` on it on a blocking thread.
+async fn with_session<T: Send + 'static>(
+    state: &Shared,
+    id: &str,
+    f: impl FnOnce(&mut Session) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let s = state.session(id)?;
+    blocking(move || f(&mut lock(&s))).await
+}
+
+async fn page() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        PAGE,
+    )
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(404, "no such path: the page is at / and the API under /api/")
+}
+
+async fn wrong_method() -> ApiError {
+    ApiError::new(405, "this path does not take that method")
+}
+
+async fn variants(State(state): State<Shared>) -> Json<Value> {
+    let watching = state
+        .watched
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .map(|w| w.path.display().to_string());
+    Json(json!({
+        "bundled": crate::BUNDLED.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        "default": state.default.name,
+        "watch": watching,
+    }))
+}
+
+async fn watched_file(State(state): State<Shared>) -> Result<Json<Value>, ApiError> {
+    let w = state
+        .watched
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+        .ok_or_else(|| ApiError::new(404, "the server watches no file (start it with --watch)"))?;
+    Ok(Json(json!({
+        "path": w.path.display().to_string(),
+        "version": w.version,
+        "source": w.source,
+    })))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    variant: Option<String>,
+    source: Option<String>,
+    position: Option<String>,
+    history: Option<String>,
+}
+
+async fn create(
+    State(state): State<Shared>,
+    b: Result<Json<NewGame>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    // An empty body is a game of the server's variant.
+    let req = match b {
+        Err(JsonRejection::MissingJsonContentType(_)) => NewGame::default(),
+        b => body(b)?,
+    };
+    let st = Arc::clone(&state);
+    let (id, value) = blocking(move || {
+        let variant = match (&req.source, &req.variant) {
+            (Some(src), name) => Variant::load(name.as_deref().unwrap_or("edited.toml"), src)?,
+            (None, Some(name)) => st.bundled(name)?,
+            (None, None) => st.default.clone(),
+        };
+        let mut session = Session::new(variant, st.seed);
+        if req.position.is_some() || req.history.is_some() {
+            session.set_position(req.position.as_deref(), req.history.as_deref())?;
+        }
+        let mut v = session.state()?;
+        v["source"] = json!(session.variant().source);
+        let id = st.insert(session);
+        v["id"] = json!(id);
+        Ok((id, v))
+    })
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/games/{id}"))],
+        Json(value),
+    )
+        .into_response())
+}
+
+async fn state_of(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    with_session(&state, &id, |s| s.state()).await.map(Json)
+}
+
+async fn forget(State(state): State<Shared>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    lock(&state.sessions)
+        .remove(&id)
+        .map(|_| StatusCode::NO_CONTENT)
+        .ok_or_else(|| ApiError::new(404, format!("no game `{id}`")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct At {
+    at: String,
+}
+
+async fn diagram(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    q: Result<Query<At>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let at = query(q)?.at;
+    with_session(&state, &id, move |s| s.diagram(&at)).await.map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnsQuery {
+    from: Option<String>,
+    limit: Option<usize>,
+}
+
+async fn turns(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    q: Result<Query<TurnsQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let q = query(q)?;
+    let limit = q.limit.unwrap_or(5_000).min(100_000);
+    with_session(&state, &id, move |s| s.turns(q.from.as_deref(), limit))
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayBody {
+    turn: String,
+}
+
+/// The state after a change, with what was played.
+fn after(s: &Session, played: Option<String>) -> Result<Json<Value>, ApiError> {
+    let mut v = s.state()?;
+    if let Some(p) = played {
+        v["played"] = json!(p);
+    }
+    Ok(Json(v))
+}
+
+async fn play(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    b: Result<Json<PlayBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let turn = body(b)?.turn;
+    with_session(&state, &id, move |s| {
+        let played = s.play(&turn)?;
+        after(s, Some(played))
+    })
+    .await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ComputerBody {
+    agent: Option<String>,
+}
+
+async fn computer(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    b: Result<Json<ComputerBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let agent = match b {
+        Err(JsonRejection::MissingJsonContentType(_)) => None,
+        b => body(b)?.agent,
+    };
+    with_session(&state, &id, move |s| {
+        let played = s.computer(agent.as_deref())?;
+        after(s, Some(played))
+    })
+    .await
+}
+
+async fn undo(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    with_session(&state, &id, |s| {
+        s.undo()?;
+        after(s, None)
+    })
+    .await
+}
+
+async fn redo(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    with_session(&state, &id, |s| {
+        s.redo()?;
+        after(s, None)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionBody {
+    position: Option<String>,
+    history: Option<String>,
+}
+
+async fn position(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    b: Result<Json<PositionBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let b = body(b)?;
+    with_session(&state, &id, move |s| {
+        s.set_position(b.position.as_deref(), b.history.as_deref())?;
+        after(s, None)
+    })
+    .await
+}
+
+async fn variant_of(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    with_session(&state, &id, |s| {
+        Ok(Json(json!({
+            "name": s.variant().name,
+            "source": s.variant().source,
+        })))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourceBody {
+    source: String,
+}
+
+async fn set_variant(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    b: Result<Json<SourceBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let source = body(b)?.source;
+    with_session(&state, &id, move |s| {
+        let (kept, dropped) = s.set_variant(&source)?;
+        let mut v = s.state()?;
+        v["kept"] = json!(kept);
+        v["dropped"] = json!(dropped);
+        Ok(Json(v))
+    })
+    .await
+}
+
+async fn export(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = with_session(&state, &id, |s| s.export()).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"bulwark-game-{id}.txt\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
