@@ -1,0 +1,345 @@
+//! The web board in a real headless Chromium, driven through WebDriver (chromedriver): open the
+//! page, click a piece and check the marks drawn, play turns by clicking (a move, and a Bollwerk
+//! 178 turn that places a stone), let the computer move, undo, break the variant text and see
+//! the diagnostic, then tweak it and see the diagram change.
+//!
+//! `.ci/run` installs Debian's `chromium` and `chromium-driver`. Without them the test says so
+//! and passes, except under CI (`CI` set), where a missing browser is a failure. With
+//! `BULWARK_SCREENSHOTS=1` it writes the README's screenshots into `docs/screenshots/`.
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bulwark::serve::{self, Config, Variant};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts chromedriver and waits until it answers.
+fn chromedriver() -> (Driver, String) {
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let url = format!("http://127.0.0.1:{port}");
+    let since = Instant::now();
+    while ureq::get(&format!("{url}/status")).call().is_err() {
+        assert!(since.elapsed() < WAIT, "chromedriver did not answer");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (Driver(child), url)
+}
+
+fn bundled(name: &str) -> &'static str {
+    bulwark::BUNDLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .unwrap()
+}
+
+async fn browser(webdriver: &str) -> Client {
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
+            ],
+        }
+    });
+    let Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(webdriver)
+        .await
+        .expect("a Chromium session")
+}
+
+/// Waits until the script returns true.
+async fn until(c: &Client, what: &str, script: &str) {
+    let since = Instant::now();
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap();
+        if v == Value::Bool(true) {
+            return;
+        }
+        assert!(since.elapsed() < WAIT, "waited in vain for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn eval(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+async fn click_cell(c: &Client, cell: &str) {
+    c.find(Locator::Css(&format!(
+        r#"#board rect.cell[data-cell="{cell}"]"#
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+}
+
+async fn history(c: &Client) -> Vec<String> {
+    let v = eval(
+        c,
+        "return [...document.querySelectorAll('#history li')].map(li => li.textContent);",
+    )
+    .await;
+    serde_json::from_value(v).unwrap()
+}
+
+async fn wait_history(c: &Client, n: usize) {
+    until(
+        c,
+        &format!("{n} turns in the history"),
+        &format!("return document.querySelectorAll('#history li').length === {n};"),
+    )
+    .await;
+}
+
+/// Replaces text in the variant editor as typing would (an `input` event).
+async fn edit_source(c: &Client, from: &str, to: &str) {
+    c.execute(
+        "const t = document.getElementById('source'); \
+         t.value = t.value.replace(arguments[0], arguments[1]); \
+         t.dispatchEvent(new Event('input'));",
+        vec![json!(from), json!(to)],
+    )
+    .await
+    .unwrap();
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let dir = if std::env::var_os("BULWARK_SCREENSHOTS").is_some() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
+#[test]
+fn the_board_in_chromium_diagrams_play_and_live_rules() {
+    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium and chromium-driver (see .ci/run)"
+        );
+        eprintln!("skipped: {CHROMIUM} or {CHROMEDRIVER} is not installed");
+        return;
+    }
+    let server = serve::spawn(Config {
+        addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        variant: Variant::load("chess", bundled("chess")).unwrap(),
+        watch: None,
+    })
+    .unwrap();
+    let (_driver, webdriver) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let c = browser(&webdriver).await;
+        let result = session(&c, &server.url(), server.addr).await;
+        c.close().await.unwrap();
+        result
+    });
+}
+
+async fn session(c: &Client, url: &str, addr: SocketAddr) {
+    c.goto(url).await.unwrap();
+    until(c, "the page", "return document.body.dataset.ready === 'yes';").await;
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert!(status.contains("white to move"), "{status}");
+    assert!(status.contains("20 legal turns"), "{status}");
+
+    // Click a pawn: its diagram, with the marks drawn on the board.
+    click_cell(c, "e2").await;
+    until(
+        c,
+        "the pawn's diagram",
+        r#"return !!document.querySelector('#board rect.cell[data-cell="e4"][data-marks~="move"]');"#,
+    )
+    .await;
+    let piece = c.find(Locator::Id("piece-text")).await.unwrap().text().await.unwrap();
+    assert!(piece.starts_with("Pawn (P) on e2"), "{piece}");
+    let marked = eval(
+        c,
+        r#"return [...document.querySelectorAll('#board rect.cell')].filter(r => r.dataset.marks).map(r => r.dataset.cell + ':' + r.dataset.marks);"#,
+    )
+    .await;
+    assert_eq!(marked, json!(["e2:origin", "e3:move", "e4:move"]));
+    // Two crosses (move only) drawn on the board itself, outside the legend.
+    let crosses = eval(c, "return document.querySelectorAll('#board svg > path').length;").await;
+    assert_eq!(crosses, json!(2));
+    screenshot(c, "serve-diagram.png").await;
+
+    // Play it by clicking the target.
+    click_cell(c, "e4").await;
+    wait_history(c, 1).await;
+    assert_eq!(history(c).await, ["e2-e4"]);
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert!(status.contains("black to move"), "{status}");
+    // The last turn's cells are outlined on the board.
+    let outlined = eval(
+        c,
+        r##"return document.querySelectorAll('#board rect[stroke="#f4a100"]').length;"##,
+    )
+    .await;
+    assert_eq!(outlined, json!(2));
+
+    // The computer answers; undo takes its turn back.
+    c.execute("document.getElementById('agent').value = 'search:2000n';", vec![])
+        .await
+        .unwrap();
+    c.find(Locator::Id("computer-move")).await.unwrap().click().await.unwrap();
+    wait_history(c, 2).await;
+    c.find(Locator::Id("undo")).await.unwrap().click().await.unwrap();
+    wait_history(c, 1).await;
+
+    // Break the variant: the diagnostic is shown, with its place; clicking it selects the
+    // mistake in the editor.
+    edit_source(c, "leap(knight)", "leap(knite)").await;
+    until(
+        c,
+        "the diagnostic",
+        "return document.querySelectorAll('#diagnostics li.error').length === 1;",
+    )
+    .await;
+    let diag = c
+        .find(Locator::Css("#diagnostics li.error"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let source = bundled("chess").replace("leap(knight)", "leap(knite)");
+    let line = source[..source.find("knite").unwrap()].matches('\n').count() + 1;
+    assert!(diag.contains("unknown_direction"), "{diag}");
+    assert!(diag.contains(&format!("line {line}, column")), "{diag}");
+    c.find(Locator::Css("#diagnostics li.error")).await.unwrap().click().await.unwrap();
+    let selected = eval(
+        c,
+        "const t = document.getElementById('source'); return t.value.slice(t.selectionStart, t.selectionEnd);",
+    )
+    .await;
+    assert_eq!(selected, json!("knite"));
+    screenshot(c, "serve-diagnostic.png").await;
+
+    // Mend it and tweak the pawn: the open diagram is redrawn under the new rule.
+    edit_source(c, "leap(knite)", "leap(knight)").await;
+    until(
+        c,
+        "the mended rules",
+        "return document.querySelectorAll('#diagnostics li').length === 0 && document.getElementById('rules-state').textContent.startsWith('loaded');",
+    )
+    .await;
+    click_cell(c, "d2").await;
+    until(
+        c,
+        "the pawn's diagram on d2",
+        r#"return !!document.querySelector('#board rect.cell[data-cell="d4"][data-marks~="move"]');"#,
+    )
+    .await;
+    edit_source(c, "dist(2)", "dist(2..3)").await;
+    until(
+        c,
+        "the tweaked diagram",
+        r#"return !!document.querySelector('#board rect.cell[data-cell="d5"][data-marks~="move"]');"#,
+    )
+    .await;
+    assert_eq!(history(c).await, ["e2-e4"]);
+    c.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));", vec![])
+        .await
+        .unwrap();
+
+    // Bollwerk 178: a turn that moves a piece and places a stone, made by clicks.
+    c.execute(
+        "document.getElementById('variant').value = 'bollwerk178';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("new-game")).await.unwrap().click().await.unwrap();
+    until(
+        c,
+        "a Bollwerk game",
+        r#"return !!document.querySelector('#board rect.cell[data-cell="G3"]') && document.querySelectorAll('#history li').length === 0;"#,
+    )
+    .await;
+    let id = eval(c, "return sessionStorage.getItem('bulwark-game');").await;
+    let id = id.as_str().unwrap().to_string();
+    click_cell(c, "G3").await;
+    until(
+        c,
+        "the Spy's diagram",
+        r#"return !!document.querySelector('#board rect.cell[data-marks~="place"]');"#,
+    )
+    .await;
+    screenshot(c, "serve-bollwerk.png").await;
+    let turns: Value = ureq::get(&format!(
+        "http://{addr}/api/games/{id}/turns?from=G3&limit=100000"
+    ))
+    .call()
+    .unwrap()
+    .into_json()
+    .unwrap();
+    let turn = turns["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["to"].is_string() && !t["stones"].as_array().unwrap().is_empty())
+        .expect("the Spy moves and places a stone")
+        .clone();
+    let text = turn["text"].as_str().unwrap();
+    for cell in turn["clicks"].as_array().unwrap().iter().skip(1) {
+        click_cell(c, cell.as_str().unwrap()).await;
+    }
+    // Where several turns share those cells (another stone kind, a second stone), the page
+    // lists them: choose this one.
+    let chosen = format!(r#"#choices button[data-turn="{text}"]"#);
+    if history(c).await.is_empty()
+        && let Ok(b) = c.find(Locator::Css(&chosen)).await
+    {
+        b.click().await.unwrap();
+    }
+    wait_history(c, 1).await;
+    assert_eq!(history(c).await, [text]);
+}
