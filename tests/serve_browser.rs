@@ -185,8 +185,19 @@ fn the_board_in_chromium_diagrams_play_and_live_rules() {
 
 async fn session(c: &Client, url: &str, addr: SocketAddr) {
     c.goto(url).await.unwrap();
-    until(c, "the page", "return document.body.dataset.ready === 'yes';").await;
-    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    until(
+        c,
+        "the page",
+        "return document.body.dataset.ready === 'yes';",
+    )
+    .await;
+    let status = c
+        .find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(status.contains("white to move"), "{status}");
     assert!(status.contains("20 legal turns"), "{status}");
 
@@ -198,7 +209,13 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
         r#"return !!document.querySelector('#board rect.cell[data-cell="e4"][data-marks~="move"]');"#,
     )
     .await;
-    let piece = c.find(Locator::Id("piece-text")).await.unwrap().text().await.unwrap();
+    let piece = c
+        .find(Locator::Id("piece-text"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(piece.starts_with("Pawn (P) on e2"), "{piece}");
     let marked = eval(
         c,
@@ -207,7 +224,11 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     .await;
     assert_eq!(marked, json!(["e2:origin", "e3:move", "e4:move"]));
     // Two crosses (move only) drawn on the board itself, outside the legend.
-    let crosses = eval(c, "return document.querySelectorAll('#board svg > path').length;").await;
+    let crosses = eval(
+        c,
+        "return document.querySelectorAll('#board svg > path').length;",
+    )
+    .await;
     assert_eq!(crosses, json!(2));
     screenshot(c, "serve-diagram.png").await;
 
@@ -215,7 +236,13 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     click_cell(c, "e4").await;
     wait_history(c, 1).await;
     assert_eq!(history(c).await, ["e2-e4"]);
-    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    let status = c
+        .find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(status.contains("black to move"), "{status}");
     // The last turn's cells are outlined on the board.
     let outlined = eval(
@@ -226,12 +253,25 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     assert_eq!(outlined, json!(2));
 
     // The computer answers; undo takes its turn back.
-    c.execute("document.getElementById('agent').value = 'search:2000n';", vec![])
+    c.execute(
+        "document.getElementById('agent').value = 'search:2000n';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("computer-move"))
+        .await
+        .unwrap()
+        .click()
         .await
         .unwrap();
-    c.find(Locator::Id("computer-move")).await.unwrap().click().await.unwrap();
     wait_history(c, 2).await;
-    c.find(Locator::Id("undo")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Id("undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_history(c, 1).await;
 
     // Break the variant: the diagnostic is shown, with its place; clicking it selects the
@@ -251,10 +291,18 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
         .await
         .unwrap();
     let source = bundled("chess").replace("leap(knight)", "leap(knite)");
-    let line = source[..source.find("knite").unwrap()].matches('\n').count() + 1;
+    let line = source[..source.find("knite").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
     assert!(diag.contains("unknown_direction"), "{diag}");
     assert!(diag.contains(&format!("line {line}, column")), "{diag}");
-    c.find(Locator::Css("#diagnostics li.error")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("#diagnostics li.error"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let selected = eval(
         c,
         "const t = document.getElementById('source'); return t.value.slice(t.selectionStart, t.selectionEnd);",
@@ -286,9 +334,12 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     )
     .await;
     assert_eq!(history(c).await, ["e2-e4"]);
-    c.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));", vec![])
-        .await
-        .unwrap();
+    c.execute(
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));",
+        vec![],
+    )
+    .await
+    .unwrap();
 
     // Bollwerk 178: a turn that moves a piece and places a stone, made by clicks.
     c.execute(
@@ -297,7 +348,12 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     )
     .await
     .unwrap();
-    c.find(Locator::Id("new-game")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Id("new-game"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     until(
         c,
         "a Bollwerk game",

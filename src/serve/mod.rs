@@ -259,9 +259,12 @@ impl AppState {
     fn session(&self, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
         let mut sessions = lock(&self.sessions);
         let used = self.clock.fetch_add(1, Ordering::Relaxed);
-        let slot = sessions
-            .get_mut(id)
-            .ok_or_else(|| ApiError::new(404, format!("no game `{id}`: create one with POST /api/games")))?;
+        let slot = sessions.get_mut(id).ok_or_else(|| {
+            ApiError::new(
+                404,
+                format!("no game `{id}`: create one with POST /api/games"),
+            )
+        })?;
         slot.used = used;
         Ok(Arc::clone(&slot.session))
     }
@@ -302,7 +305,10 @@ impl AppState {
                 let names: Vec<&str> = crate::BUNDLED.iter().map(|(n, _)| *n).collect();
                 ApiError::new(
                     404,
-                    format!("no bundled variant `{name}`: the bundled ones are {}", names.join(", ")),
+                    format!(
+                        "no bundled variant `{name}`: the bundled ones are {}",
+                        names.join(", ")
+                    ),
                 )
             })?;
         let v = Variant::load(name, text)?;
@@ -343,7 +349,10 @@ async fn page() -> impl IntoResponse {
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(404, "no such path: the page is at / and the API under /api/")
+    ApiError::new(
+        404,
+        "no such path: the page is at / and the API under /api/",
+    )
 }
 
 async fn wrong_method() -> ApiError {
@@ -422,11 +431,17 @@ async fn create(
         .into_response())
 }
 
-async fn state_of(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn state_of(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     with_session(&state, &id, |s| s.state()).await.map(Json)
 }
 
-async fn forget(State(state): State<Shared>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+async fn forget(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
     lock(&state.sessions)
         .remove(&id)
         .map(|_| StatusCode::NO_CONTENT)
@@ -445,7 +460,9 @@ async fn diagram(
     q: Result<Query<At>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let at = query(q)?.at;
-    with_session(&state, &id, move |s| s.diagram(&at)).await.map(Json)
+    with_session(&state, &id, move |s| s.diagram(&at))
+        .await
+        .map(Json)
 }
 
 #[derive(Deserialize)]
@@ -517,7 +534,10 @@ async fn computer(
     .await
 }
 
-async fn undo(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn undo(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     with_session(&state, &id, |s| {
         s.undo()?;
         after(s, None)
@@ -525,7 +545,10 @@ async fn undo(State(state): State<Shared>, Path(id): Path<String>) -> Result<Jso
     .await
 }
 
-async fn redo(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn redo(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     with_session(&state, &id, |s| {
         s.redo()?;
         after(s, None)
@@ -592,7 +615,10 @@ async fn export(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
     let text = with_session(&state, &id, |s| s.export()).await?;
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"bulwark-game-{id}.txt\""),

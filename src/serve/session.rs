@@ -234,7 +234,8 @@ impl Session {
             Some(o) => o.text(rules),
             None => format!("{} to move", rules.side_name(pos.side)),
         };
-        let svg = view::with_cell_targets(rules, &view::position_svg(rules, pos, &title, &last), None);
+        let svg =
+            view::with_cell_targets(rules, &view::position_svg(rules, pos, &title, &last), None);
         let history: Vec<String> = self.turns.iter().map(|t| turn_text(rules, t)).collect();
         Ok(json!({
             "variant": self.variant.name,
@@ -332,7 +333,10 @@ impl Session {
         let turn = parse_turn(&mut game, text);
         Self::no_runaway(&game)?;
         let turn = turn.map_err(|e| {
-            ApiError::new(400, format!("`{}` is not a legal turn: {}", e.text, e.reason))
+            ApiError::new(
+                400,
+                format!("`{}` is not a legal turn: {}", e.text, e.reason),
+            )
         })?;
         let text = turn_text(game.rules, &turn);
         self.turns.push(turn);
@@ -342,8 +346,8 @@ impl Session {
 
     /// The computer plays the side to move; returns the turn's text.
     pub fn computer(&mut self, agent: Option<&str>) -> Result<String, ApiError> {
-        let spec = AgentSpec::parse(agent.unwrap_or(DEFAULT_AGENT))
-            .map_err(|e| ApiError::new(400, e))?;
+        let spec =
+            AgentSpec::parse(agent.unwrap_or(DEFAULT_AGENT)).map_err(|e| ApiError::new(400, e))?;
         let spec = AgentSpec {
             budget: match spec.budget {
                 Budget::Millis(n) => Budget::Millis(n.min(MAX_MILLIS)),
@@ -407,7 +411,10 @@ impl Session {
                     details: e.range.map(|(a, b)| json!({ "start": a, "end": b })),
                 })?;
                 Game::new(&rules, pos.clone()).map_err(|u| {
-                    ApiError::new(400, format!("the position cannot be played: {}", u.text(&rules)))
+                    ApiError::new(
+                        400,
+                        format!("the position cannot be played: {}", u.text(&rules)),
+                    )
                 })?;
                 pos
             }
@@ -443,8 +450,12 @@ impl Session {
             .iter()
             .map(|t| turn_text(self.rules(), t))
             .collect();
-        let mut game = Game::new(&rules, start.clone())
-            .map_err(|u| ApiError::new(422, format!("the start cannot be played: {}", u.text(&rules))))?;
+        let mut game = Game::new(&rules, start.clone()).map_err(|u| {
+            ApiError::new(
+                422,
+                format!("the start cannot be played: {}", u.text(&rules)),
+            )
+        })?;
         let mut turns = Vec::new();
         for text in &history {
             match parse_turn(&mut game, text) {
@@ -460,7 +471,11 @@ impl Session {
         }
         let kept = turns.len();
         self.variant = variant;
-        self.start_text = if kept_start { self.start_text.take() } else { None };
+        self.start_text = if kept_start {
+            self.start_text.take()
+        } else {
+            None
+        };
         self.start = start;
         self.turns = turns;
         self.undone.clear();
@@ -492,8 +507,12 @@ impl Session {
 
 /// Reads and plays a history from a start; 400 naming the first turn that is not legal.
 fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>, ApiError> {
-    let mut game = Game::new(rules, start.clone())
-        .map_err(|u| ApiError::new(400, format!("the position cannot be played: {}", u.text(rules))))?;
+    let mut game = Game::new(rules, start.clone()).map_err(|u| {
+        ApiError::new(
+            400,
+            format!("the position cannot be played: {}", u.text(rules)),
+        )
+    })?;
     let mut turns = Vec::new();
     for (i, part) in history.split_whitespace().enumerate() {
         let t = parse_turn(&mut game, part);
@@ -503,7 +522,11 @@ fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>,
         let t = t.map_err(|e| {
             ApiError::new(
                 400,
-                format!("bad history: turn {} `{part}` is not legal: {}", i + 1, e.reason),
+                format!(
+                    "bad history: turn {} `{part}` is not legal: {}",
+                    i + 1,
+                    e.reason
+                ),
             )
         })?;
         game.play(&t);
@@ -539,7 +562,9 @@ fn turn_json(rules: &Ruleset, t: &Turn) -> Value {
         Action::Place(list) => {
             for &(k, c) in list {
                 let st = &rules.stones[k.index()];
-                stones.push(json!({ "cell": name(c), "symbol": st.symbol.to_string(), "name": st.name }));
+                stones.push(
+                    json!({ "cell": name(c), "symbol": st.symbol.to_string(), "name": st.name }),
+                );
                 clicks.push(name(c));
             }
         }
@@ -568,7 +593,11 @@ fn hands(rules: &Ruleset, pos: &Position) -> Value {
         for (k, n) in rules.stones.iter().zip(supply) {
             items.push(json!({ "kind": "stone", "name": k.name, "symbol": k.symbol.to_string(), "count": n }));
         }
-        for (p, n) in rules.pieces.iter().zip(&supply[rules.stones.len().min(supply.len())..]) {
+        for (p, n) in rules
+            .pieces
+            .iter()
+            .zip(&supply[rules.stones.len().min(supply.len())..])
+        {
             if p.reserve.is_some() || *n > 0 {
                 items.push(json!({ "kind": "piece", "name": p.name, "symbol": p.letter.to_string(), "count": n }));
             }
