@@ -66,6 +66,12 @@ impl CellSet {
         }
     }
 
+    /// Empties the set and makes it able to hold `n` cells, keeping its allocation.
+    pub fn reset(&mut self, n: usize) {
+        self.words.clear();
+        self.words.resize(n.div_ceil(64), 0);
+    }
+
     /// Adds a cell.
     pub fn insert(&mut self, c: Cell) {
         self.words[c.index() / 64] |= 1 << (c.index() % 64);

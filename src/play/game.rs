@@ -89,6 +89,16 @@ impl<'r> Game<'r> {
         Ok(out)
     }
 
+    /// All legal turns found the slow, general way: every turn by the rules of movement is
+    /// played and the royal pieces' safety tested, with none of the shortcuts that spare most
+    /// of those tests. The same list as [`Game::legal_turns`]: the tests check that it is.
+    pub fn legal_turns_by_testing(&mut self) -> Result<Vec<Turn>, Outcome> {
+        self.generator.exhaustive = true;
+        let r = self.legal_turns();
+        self.generator.exhaustive = false;
+        r
+    }
+
     /// Calls `f` with every legal turn as it is generated (nothing is collected). Returns the
     /// number of turns, or the outcome if the game is over.
     pub fn each_turn(&mut self, mut f: impl FnMut(&Turn)) -> Result<usize, Outcome> {

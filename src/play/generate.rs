@@ -21,6 +21,9 @@ pub struct Generator {
     core: Core,
     check: Core,
     after: Position,
+    sensitive: Sensitive,
+    /// Test every turn by playing it (the reference the fast paths are checked against).
+    pub(crate) exhaustive: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -544,25 +547,24 @@ impl Generator {
         let side = pos.side;
         if rules.has_royals {
             let in_check = !self.check.royals_safe(rules, pos, side);
-            let sensitive = if in_check {
-                None
-            } else {
-                sensitive_cells(rules, pos, side)
-            };
-            let Generator { core, check, after } = self;
+            let Generator {
+                core,
+                check,
+                after,
+                sensitive,
+                exhaustive,
+            } = self;
+            let bounded = !in_check && !*exhaustive && sensitive.compute(rules, pos, side);
             let mut n = 0;
             core.pseudo(rules, pos, &mut |t| {
                 // Out of check, a turn that leaves every line and leg towards the royal pieces
                 // alone (and moves no royal piece) cannot expose them: no test needed.
-                let quiet = sensitive.as_ref().is_some_and(|s| {
-                    t.castle.is_none()
-                        && t.place.is_empty()
-                        && t.remove.is_none()
-                        && !s.contains(t.from)
-                        && t.to.is_none_or(|c| !s.contains(c))
-                        && t.captures.iter().all(|&c| !s.contains(c))
-                        && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal)
-                });
+                let quiet = bounded
+                    && t.castle.is_none()
+                    && t.place.is_empty()
+                    && t.remove.is_none()
+                    && sensitive.untouched(t)
+                    && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal);
                 let legal = quiet || {
                     after.clone_from(pos);
                     apply_turn(rules, after, t, |_, _, _| {});
@@ -639,61 +641,115 @@ fn influence(
     (mine, theirs)
 }
 
-/// The cells whose change could expose a royal piece of `side` to an attack: every cell on a
-/// line an enemy rider or hopper could attack along, and the path cells of enemy lame leaps
-/// towards it. `None` when some enemy piece attacks in ways this cannot bound (chains).
-fn sensitive_cells(rules: &Ruleset, pos: &Position, side: Side) -> Option<crate::board::CellSet> {
-    let topo = &rules.topo;
-    let enemy = side.opponent();
-    let mut set = crate::board::CellSet::new(topo.len());
-    let mut present = vec![false; rules.pieces.len()];
-    let mut royals = Vec::new();
-    for c in topo.cells() {
-        match pos.at(c).as_piece() {
-            Some((s, k)) if s == enemy => present[k.index()] = true,
-            Some((s, k)) if s == side && rules.pieces[k.index()].royal => royals.push(c),
-            _ => {}
-        }
+/// The cells whose change could expose a royal piece to an attack, out of check: `vacate`
+/// holds the cells whose emptying could open an attack (the cells between a royal piece and an
+/// enemy rider or hopper on one of its lines, the path cells of a lame leap that an enemy piece
+/// standing there would make onto it), `land` the cells where a piece arriving could (a hopper's
+/// screen, a ride that passes over pieces, a leap's path).
+#[derive(Debug, Clone, Default)]
+struct Sensitive {
+    vacate: crate::board::CellSet,
+    land: crate::board::CellSet,
+    walked: Vec<Cell>,
+}
+
+impl Sensitive {
+    /// Whether the turn leaves every sensitive cell alone.
+    fn untouched(&self, t: &TurnView<'_>) -> bool {
+        !self.vacate.contains(t.from)
+            && !self.land.contains(t.from)
+            && t.to
+                .is_none_or(|c| !self.land.contains(c) && !self.vacate.contains(c))
+            && t.captures.iter().all(|&c| !self.vacate.contains(c))
     }
-    for (k, piece) in rules.pieces.iter().enumerate() {
-        if !present[k] {
-            continue;
-        }
-        let prog = &piece.attacks;
-        if !prog.single_leg {
-            return None;
-        }
-        for l in prog.legs.iter().filter(|l| l.can_capture()) {
-            for (i, &v) in l.vecs[enemy].iter().enumerate() {
-                // A line whose cells depend on each cell's class: not bounded here.
-                if rules.links.is_virtual(v) {
-                    return None;
+
+    /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
+    /// attacks in ways this cannot bound (several legs, jumps, lines that depend on the cell's
+    /// class): then every turn must be tested.
+    fn compute(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        let topo = &rules.topo;
+        let enemy = side.opponent();
+        self.vacate.reset(topo.len());
+        self.land.reset(topo.len());
+        // Every enemy kind present must have attacks this can bound.
+        let mut present = 0u64;
+        let mut royals = [crate::board::NO_CELL; 4];
+        let mut n_royals = 0;
+        for c in topo.cells() {
+            match pos.at(c).as_piece() {
+                Some((s, k)) if s == enemy => present |= 1 << (k.index() % 64),
+                Some((s, k)) if s == side && rules.pieces[k.index()].royal => {
+                    if n_royals == royals.len() {
+                        return false;
+                    }
+                    royals[n_royals] = c;
+                    n_royals += 1;
                 }
-                let (vx, vy) = rules.links.vector(v);
-                for &r in &royals {
-                    match l.kind {
-                        // Every cell on the line an attack along `v` would come down.
-                        crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
-                            for c in topo.line(r, (-vx, -vy)) {
-                                set.insert(c);
+                _ => {}
+            }
+        }
+        let is_attacker = |c: Cell, k: usize| matches!(pos.at(c).as_piece(), Some((s, x)) if s == enemy && x.index() == k);
+        for (k, piece) in rules.pieces.iter().enumerate() {
+            if k >= 64 {
+                return false;
+            }
+            if present & (1 << k) == 0 {
+                continue;
+            }
+            let prog = &piece.attacks;
+            if !prog.single_leg {
+                return false;
+            }
+            for l in prog.legs.iter().filter(|l| l.can_capture()) {
+                // A ride over cells that may hold pieces is opened by an arrival too.
+                let passes_pieces = l.pass.0 & ((1u128 << 64) - 1) != 0;
+                for (i, &v) in l.vecs[enemy].iter().enumerate() {
+                    if rules.links.is_virtual(v) {
+                        return false;
+                    }
+                    let (vx, vy) = rules.links.vector(v);
+                    for &r in &royals[..n_royals] {
+                        match l.kind {
+                            crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
+                                let hop = l.kind == crate::dsl::LegKind::Hop;
+                                self.walked.clear();
+                                for c in topo.line(r, (-vx, -vy)) {
+                                    if is_attacker(c, k) {
+                                        for &w in &self.walked {
+                                            self.vacate.insert(w);
+                                            if hop || passes_pieces {
+                                                self.land.insert(w);
+                                            }
+                                        }
+                                    }
+                                    self.walked.push(c);
+                                }
                             }
-                        }
-                        // The path cells of a leap that would land on the royal cell.
-                        crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
-                            for path in l.paths[enemy].get(i).into_iter().flatten() {
-                                for &p in &path.cells {
-                                    let (px, py) = rules.links.vector(p);
-                                    if let Some(c) = topo.offset(r, (px - vx, py - vy)) {
-                                        set.insert(c);
+                            crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
+                                let paths = l.paths[enemy].get(i).filter(|p| !p.is_empty());
+                                let Some(paths) = paths else { continue };
+                                let Some(a) = topo.offset(r, (-vx, -vy)) else {
+                                    continue;
+                                };
+                                if !is_attacker(a, k) {
+                                    continue;
+                                }
+                                for path in paths {
+                                    for &p in &path.cells {
+                                        let (px, py) = rules.links.vector(p);
+                                        if let Some(c) = topo.offset(r, (px - vx, py - vy)) {
+                                            self.vacate.insert(c);
+                                            self.land.insert(c);
+                                        }
                                     }
                                 }
                             }
+                            crate::dsl::LegKind::Jump => return false,
                         }
-                        crate::dsl::LegKind::Jump => return None,
                     }
                 }
             }
         }
+        true
     }
-    Some(set)
 }

@@ -1,0 +1,135 @@
+//! The shortcuts of legal-turn generation against the general path. Out of check, a turn that
+//! leaves alone every cell between a royal piece and an enemy rider or hopper on its lines, and
+//! the legs of enemy lame leapers aimed at it, is reported without being played and tested
+//! (`play::generate`, `Sensitive`). `Game::legal_turns_by_testing` plays and tests every turn.
+//! Here both lists must be equal, in every position of random playouts of every bundled
+//! variant, from its start and from every position of its perft file (pins, en passant,
+//! castling through attacks, cannons' screens, horses' legs).
+
+use std::collections::BTreeSet;
+
+use bulwark::play::Game;
+use bulwark::{BUNDLED, Ruleset, Turn, text};
+use proptest::prelude::*;
+
+fn rules(name: &str) -> &'static Ruleset {
+    static R: std::sync::OnceLock<Vec<(String, Ruleset)>> = std::sync::OnceLock::new();
+    let all = R.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .map(|(n, t)| (n.to_string(), Ruleset::from_source(n, t).unwrap()))
+            .collect()
+    });
+    &all.iter().find(|(n, _)| n == name).unwrap().1
+}
+
+/// The start and every position of the variant's perft file.
+fn starts(name: &str) -> Vec<String> {
+    let mut v = vec![String::new()];
+    let path = format!("{}/tests/perft/{name}.perft", env!("CARGO_MANIFEST_DIR"));
+    if let Ok(file) = std::fs::read_to_string(path) {
+        v.extend(
+            file.lines()
+                .filter_map(|l| l.strip_prefix("position: "))
+                .map(|p| p.trim().to_string()),
+        );
+    }
+    v
+}
+
+fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
+    let fast = g.legal_turns();
+    let slow = g.legal_turns_by_testing();
+    match (fast, slow) {
+        (Ok(a), Ok(b)) => {
+            let (sa, sb): (BTreeSet<_>, BTreeSet<_>) = (a.iter().collect(), b.iter().collect());
+            if sa != sb {
+                let r = g.rules;
+                let show = |s: &BTreeSet<&Turn>, o: &BTreeSet<&Turn>| -> Vec<String> {
+                    s.difference(o).map(|t| text::turn_text(r, t)).collect()
+                };
+                panic!(
+                    "{}: only the shortcut lists {:?}; only the general path lists {:?}",
+                    text::write_position(r, g.pos()),
+                    show(&sa, &sb),
+                    show(&sb, &sa)
+                );
+            }
+            Some(a)
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "{}", text::write_position(g.rules, g.pos()));
+            None
+        }
+        (a, b) => panic!(
+            "{}: the shortcut says {:?}, the general path {:?}",
+            text::write_position(g.rules, g.pos()),
+            a.map(|v| v.len()),
+            b.map(|v| v.len())
+        ),
+    }
+}
+
+fn playout(name: &str, start: usize, choices: &[usize]) {
+    let r = rules(name);
+    let starts = starts(name);
+    let s = &starts[start % starts.len()];
+    let pos = if s.is_empty() {
+        r.setup.clone()
+    } else {
+        text::parse_position(r, s).unwrap()
+    };
+    let mut g = Game::new(r, pos).unwrap();
+    for &c in choices {
+        let Some(turns) = same_turns(&mut g) else {
+            break;
+        };
+        // Captures first half of the time: more tactics, more pins and checks.
+        let captures: Vec<&Turn> = turns.iter().filter(|t| !t.captures.is_empty()).collect();
+        let t = if c % 2 == 0 && !captures.is_empty() {
+            captures[(c / 2) % captures.len()]
+        } else {
+            &turns[(c / 2) % turns.len()]
+        };
+        g.play(t);
+    }
+}
+
+/// Variants with royal pieces (the shortcuts are only for them); Bollwerk 178 has none.
+const ROYAL: &[&str] = &[
+    "chess",
+    "chess960",
+    "xiangqi",
+    "waterloo",
+    "border-wars",
+    "border-wars-chess",
+    "border-wars-shogi",
+    "border-wars-xiangqi",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_shortcuts_list_the_same_turns_as_testing_every_turn(
+        variant in 0..ROYAL.len(),
+        start in 0usize..64,
+        choices in proptest::collection::vec(0usize..10_000, 0..80),
+    ) {
+        playout(ROYAL[variant], start, &choices);
+    }
+}
+
+#[test]
+fn every_royal_variant_and_every_perft_position_is_checked() {
+    for name in ROYAL {
+        assert!(rules(name).has_royals, "{name}");
+        for i in 0..starts(name).len() {
+            playout(name, i, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        }
+    }
+    // Every bundled variant is either here or has no royal piece.
+    for (name, _) in BUNDLED {
+        assert!(ROYAL.contains(name) || !rules(name).has_royals, "{name}");
+    }
+}
