@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Perft speed of bulwark against references, all measured in one run on this machine.
+
+    scripts/speed.py [--base COMMIT] [--repeat N] [--markdown]
+
+What it runs (CPU time, user + system, of each process; the best of --repeat runs; every
+count compared):
+
+- bulwark at HEAD (the working tree) and at --base (default: the commit before the speed
+  work), both release builds, the base in target/speed/base (a git worktree): the before/after
+  ratio of every perft below;
+- Fairy-Stockfish, when it can: the binaries named by FAIRY_STOCKFISH (a standard build) and
+  FAIRY_STOCKFISH_LARGE (built with largeboards=yes all=yes, for xiangqi); else built from the
+  source in FSF_SRC (a checkout of github.com/fairy-stockfish/Fairy-Stockfish) with
+  `make -j2 build ARCH=x86-64-modern`; else cloned from GitHub. Without it, its columns say
+  "not run". It runs one ply deeper than bulwark so that its start-up (0.1-0.3 s) hardly counts:
+  the ratio is of time per node;
+- shakmaty (a dedicated chess move generator, the in-process reference of the criterion
+  benchmarks) through `examples/shakmaty_perft.rs`, for chess.
+
+Perft runs on one thread (`bulwark perft --jobs 1`).
+"""
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "speed"
+DEFAULT_BASE = "7b82e90"  # main before any speed work of issue 13 (Border Wars landed)
+
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+XIANGQI_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+CROWDED = (ROOT / "tests" / "positions" / "crowded-midgame.txt").read_text().strip()
+
+# (label, variant, position or None, depth, Fairy-Stockfish: (build, UCI variant, FEN) or None,
+#  shakmaty FEN or None)
+CASES = [
+    ("chess start", "chess", None, 5, ("std", "chess", CHESS_START), CHESS_START),
+    ("chess Kiwipete", "chess", KIWIPETE, 4, ("std", "chess", KIWIPETE), KIWIPETE),
+    ("xiangqi start", "xiangqi", None, 4, ("large", "xiangqi", XIANGQI_START), None),
+    ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
+    ("Bollwerk 178 crowded mid-game", "bollwerk178", CROWDED, 2, None, None),
+    ("Waterloo start", "waterloo", None, 4, None, None),
+    ("Border Wars start", "border-wars", None, 4, None, None),
+]
+
+
+def cpu_run(cmd, stdin=None):
+    """Runs a command; returns (stdout, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, cpu
+
+
+def best(cmd, repeat, parse, stdin=None):
+    """The count and the least CPU time over `repeat` runs (the count must not change)."""
+    count, least = None, None
+    for _ in range(repeat):
+        out, cpu = cpu_run(cmd, stdin)
+        n = parse(out)
+        if count is not None and n != count:
+            sys.exit(f"{cmd[0]}: the count changed between runs: {count} then {n}")
+        count = n
+        least = cpu if least is None else min(least, cpu)
+    return count, least
+
+
+def build_bulwark(base):
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--example", "shakmaty_perft"],
+        cwd=ROOT,
+        check=True,
+    )
+    head = ROOT / "target" / "release" / "bulwark"
+    tree = WORK / "base"
+    if tree.exists():
+        subprocess.run(["git", "checkout", "--quiet", "--detach", base], cwd=tree, check=True)
+    else:
+        WORK.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--quiet", "--detach", str(tree), base], cwd=ROOT, check=True
+        )
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--target-dir", str(WORK / "base-target")],
+        cwd=tree,
+        check=True,
+    )
+    return head, WORK / "base-target" / "release" / "bulwark"
+
+
+def fairy_stockfish():
+    """Paths of the standard and the large-board builds, or None where none can be had."""
+    std, large = os.environ.get("FAIRY_STOCKFISH"), os.environ.get("FAIRY_STOCKFISH_LARGE")
+    if std and large:
+        return {"std": std, "large": large}
+    src = os.environ.get("FSF_SRC")
+    if not src:
+        clone = WORK / "Fairy-Stockfish"
+        if not clone.exists():
+            r = subprocess.run(
+                ["git", "clone", "--quiet", "--depth", "1",
+                 "https://github.com/fairy-stockfish/Fairy-Stockfish", str(clone)],
+                capture_output=True,
+            )
+            if r.returncode != 0:
+                print("Fairy-Stockfish: cannot clone it here; its columns are not run",
+                      file=sys.stderr)
+                return {"std": std, "large": large}
+        src = str(clone)
+    srcdir = Path(src) / "src" if (Path(src) / "src").is_dir() else Path(src)
+    out = {"std": std, "large": large}
+    for name, extra in [("std", []), ("large", ["largeboards=yes", "all=yes"])]:
+        if out[name]:
+            continue
+        binary = WORK / f"fairy-stockfish-{name}"
+        if not binary.exists():
+            subprocess.run(["make", "clean"], cwd=srcdir, capture_output=True)
+            r = subprocess.run(["make", "-j2", "build", "ARCH=x86-64-modern"] + extra,
+                               cwd=srcdir, capture_output=True)
+            if r.returncode != 0:
+                print(f"Fairy-Stockfish ({name}): the build failed", file=sys.stderr)
+                continue
+            WORK.mkdir(parents=True, exist_ok=True)
+            shutil.copy(srcdir / "stockfish", binary)
+        out[name] = str(binary)
+    return out
+
+
+def bulwark_perft(binary, variant, position, depth, repeat):
+    cmd = [str(binary), "perft", variant, "--depth", str(depth), "--json"]
+    if position:
+        cmd += ["--position", position]
+    # One thread; builds from before `--jobs` had only one.
+    jobs = subprocess.run([str(binary), "perft", "--help"], capture_output=True, text=True)
+    if "--jobs" in jobs.stdout:
+        cmd += ["--jobs", "1"]
+    return best(cmd, repeat, lambda out: int(re.search(r'"nodes":(\d+)', out).group(1)))
+
+
+def fsf_perft(binary, uci_variant, fen, depth, repeat):
+    script = (f"setoption name UCI_Variant value {uci_variant}\n"
+              f"position fen {fen}\ngo perft {depth}\nquit\n")
+    parse = lambda out: int(re.search(r"Nodes searched: (\d+)", out).group(1))
+    return best([binary], repeat, parse, stdin=script)
+
+
+def shakmaty_perft(fen, depth, repeat):
+    binary = ROOT / "target" / "release" / "examples" / "shakmaty_perft"
+    return best([str(binary), fen, str(depth)], repeat, lambda out: int(out.split()[1]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", default=DEFAULT_BASE)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-fairy-stockfish", action="store_true")
+    args = ap.parse_args()
+    head, base = build_bulwark(args.base)
+    fsf = {"std": None, "large": None} if args.no_fairy_stockfish else fairy_stockfish()
+    rows = []
+    for label, variant, position, depth, fs, sk in CASES:
+        n, t_head = bulwark_perft(head, variant, position, depth, args.repeat)
+        n_base, t_base = bulwark_perft(base, variant, position, depth, args.repeat)
+        if n_base != n:
+            sys.exit(f"{label}: base counts {n_base}, HEAD {n}")
+        row = [f"{label}, depth {depth}", f"{n:,}", f"{t_base:.2f} s", f"{t_head:.2f} s",
+               f"{t_base / t_head:.1f}x"]
+        if fs and fsf.get(fs[0]):
+            fs_n, fs_t = fsf_perft(fsf[fs[0]], fs[1], fs[2], depth + 1, args.repeat)
+            ratio = (t_head / n) / (fs_t / fs_n)
+            row += [f"{fs_t:.2f} s for {fs_n:,} (depth {depth + 1})", f"{ratio:.1f}x"]
+        else:
+            row += ["not run" if fs else "-", "-"]
+        if sk:
+            sk_n, sk_t = shakmaty_perft(sk, depth, args.repeat)
+            if sk_n != n:
+                sys.exit(f"{label}: shakmaty counts {sk_n}, bulwark {n}")
+            row += [f"{sk_t:.3f} s", f"{t_head / sk_t:.0f}x"]
+        else:
+            row += ["-", "-"]
+        rows.append(row)
+        print(" | ".join(row), file=sys.stderr)
+    head_rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                              capture_output=True, text=True).stdout.strip()
+    print(f"\nbase {args.base}, HEAD {head_rev} (plus any uncommitted changes), "
+          f"CPU seconds, best of {args.repeat}, one thread\n")
+    print("| perft | nodes | base | HEAD | HEAD faster by | Fairy-Stockfish | "
+          "HEAD per node / FS per node | shakmaty | HEAD / shakmaty |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+if __name__ == "__main__":
+    main()
