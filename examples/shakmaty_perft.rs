@@ -13,12 +13,13 @@ fn main() {
         eprintln!("usage: shakmaty_perft FEN DEPTH");
         std::process::exit(2);
     };
-    let pos: Chess = match fen.parse::<Fen>().map(|f| f.into_position(CastlingMode::Standard)) {
-        Ok(Ok(p)) => p,
-        _ => {
-            eprintln!("error: bad FEN `{fen}`");
-            std::process::exit(1);
-        }
+    let Ok(setup) = fen.parse::<Fen>() else {
+        eprintln!("error: bad FEN `{fen}`");
+        std::process::exit(1);
+    };
+    let Ok(pos) = setup.into_position::<Chess>(CastlingMode::Standard) else {
+        eprintln!("error: `{fen}` is not a legal position");
+        std::process::exit(1);
     };
     println!("nodes {}", shakmaty::perft(&pos, depth));
 }

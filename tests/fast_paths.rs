@@ -5,6 +5,10 @@
 //! Here both lists must be equal, in every position of random playouts of every bundled
 //! variant, from its start and from every position of its perft file (pins, en passant,
 //! castling through attacks, cannons' screens, horses' legs).
+//!
+//! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
+//! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
+//! above all, from its start and its crowded mid-game).
 
 use std::collections::BTreeSet;
 
@@ -23,9 +27,17 @@ fn rules(name: &str) -> &'static Ruleset {
     &all.iter().find(|(n, _)| n == name).unwrap().1
 }
 
-/// The start and every position of the variant's perft file.
+/// The start and every position of the variant's perft file (and Bollwerk 178's crowded
+/// mid-game).
 fn starts(name: &str) -> Vec<String> {
     let mut v = vec![String::new()];
+    if name == "bollwerk178" {
+        v.push(
+            include_str!("positions/crowded-midgame.txt")
+                .trim()
+                .to_string(),
+        );
+    }
     let path = format!("{}/tests/perft/{name}.perft", env!("CARGO_MANIFEST_DIR"));
     if let Ok(file) = std::fs::read_to_string(path) {
         v.extend(
@@ -39,6 +51,12 @@ fn starts(name: &str) -> Vec<String> {
 
 fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
     let fast = g.legal_turns();
+    assert_eq!(
+        g.count_turns(),
+        fast.as_ref().map_or(0, Vec::len),
+        "{}: the count is not the length of the list",
+        text::write_position(g.rules, g.pos())
+    );
     let slow = g.legal_turns_by_testing();
     match (fast, slow) {
         (Ok(a), Ok(b)) => {
@@ -117,6 +135,19 @@ proptest! {
         choices in proptest::collection::vec(0usize..10_000, 0..80),
     ) {
         playout(ROYAL[variant], start, &choices);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+
+    /// Bollwerk 178 has no royal piece: what is checked is the count of two-stone turns.
+    #[test]
+    fn stone_pairs_are_counted_as_many_as_listed(
+        start in 0usize..2,
+        choices in proptest::collection::vec(0usize..100_000, 0..12),
+    ) {
+        playout("bollwerk178", start, &choices);
     }
 }
 

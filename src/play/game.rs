@@ -107,7 +107,11 @@ impl<'r> Game<'r> {
 
     /// The number of legal turns (0 when the game is over).
     pub fn count_turns(&mut self) -> usize {
-        self.turns(|_| {}).unwrap_or(0)
+        // A rule that looks at the past filters turn by turn: count them one by one.
+        if self.rules.repetition.is_some() {
+            return self.turns(|_| {}).unwrap_or(0);
+        }
+        self.generator.count(self.rules, &self.pos).unwrap_or(0)
     }
 
     /// The outcome, if the game is over.

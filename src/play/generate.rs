@@ -12,7 +12,7 @@ use crate::vm::{Machine, Options, StoneEffect};
 use super::apply::{apply_turn, move_pieces};
 use super::check::ep_victim;
 use super::outcome::{Outcome, Reason, no_turn, static_outcome};
-use super::placement::{PlaceEffect, placement};
+use super::placement::{PlaceEffect, placements};
 use super::turn::{Step, TurnView};
 
 /// Reusable buffers for turn generation: one core generates, the other checks legality.
@@ -35,6 +35,9 @@ struct Core {
     range: Vec<Cell>,
     singles: Vec<(StoneKindId, Cell, bool)>,
     removals: Vec<Cell>,
+    /// The caller only counts (and every pseudo-legal turn is legal): pairs of stones are
+    /// counted by formula, not listed.
+    count_only: bool,
     kinds: Vec<Option<PieceKindId>>,
 }
 
@@ -401,12 +404,11 @@ impl Core {
         self.singles.clear();
         self.removals.clear();
         if piece.stones_per_turn > 0 {
+            let singles = &mut self.singles;
             for &cell in &self.range {
-                for k in StoneKindId::all(rules.stones.len()) {
-                    if let Some(e) = placement(rules, pos, side, kind, k, cell) {
-                        self.singles.push((k, cell, e == PlaceEffect::Explode));
-                    }
-                }
+                placements(rules, pos, side, kind, cell, |k, e| {
+                    singles.push((k, cell, e == PlaceEffect::Explode));
+                });
             }
         }
         if !piece.removes.is_empty() {
@@ -428,7 +430,14 @@ impl Core {
             });
             n += 1;
         }
-        if piece.stones_per_turn >= 2 {
+        if piece.stones_per_turn >= 2 && self.count_only {
+            n += pair_count(
+                &self.singles,
+                &pos.supplies[side],
+                rules.turn.explosions,
+                rules.stones.len(),
+            );
+        } else if piece.stones_per_turn >= 2 {
             let singles = &self.singles;
             for i in 0..singles.len() {
                 for j in i + 1..singles.len() {
@@ -460,7 +469,97 @@ impl Core {
     }
 }
 
+/// The number of pairs of single placements that make a two-stone turn: two different cells,
+/// a kind twice only with two in supply, no more explosions than `explosions` (the same rule
+/// as the listing in [`Core::actions`], counted without enumerating the pairs). The singles
+/// of one cell are adjacent (they are listed cell by cell).
+fn pair_count(
+    singles: &[(StoneKindId, Cell, bool)],
+    supply: &[u32],
+    explosions: u32,
+    kinds: usize,
+) -> usize {
+    // Groups: stone kind and whether it explodes.
+    const MAX: usize = 16;
+    if 2 * kinds > MAX {
+        return pair_count_slow(singles, supply, explosions);
+    }
+    let group = |&(k, _, e): &(StoneKindId, Cell, bool)| 2 * k.index() + usize::from(e);
+    let valid = |a: usize, b: usize| {
+        let (ka, kb) = (a / 2, b / 2);
+        (ka != kb || supply[ka] >= 2) && (a % 2 + b % 2) as u32 <= explosions
+    };
+    let mut size = [0usize; MAX];
+    for x in singles {
+        size[group(x)] += 1;
+    }
+    let mut n = 0usize;
+    for a in 0..2 * kinds {
+        if size[a] == 0 {
+            continue;
+        }
+        if valid(a, a) {
+            n += size[a] * (size[a] - 1) / 2;
+        }
+        for b in a + 1..2 * kinds {
+            if valid(a, b) {
+                n += size[a] * size[b];
+            }
+        }
+    }
+    // Less the pairs on one cell, which the products above counted.
+    let mut i = 0;
+    while i < singles.len() {
+        let mut j = i + 1;
+        while j < singles.len() && singles[j].1 == singles[i].1 {
+            j += 1;
+        }
+        for x in i..j {
+            for y in x + 1..j {
+                if valid(group(&singles[x]), group(&singles[y])) {
+                    n -= 1;
+                }
+            }
+        }
+        i = j;
+    }
+    n
+}
+
+/// The same count by enumerating the pairs.
+fn pair_count_slow(
+    singles: &[(StoneKindId, Cell, bool)],
+    supply: &[u32],
+    explosions: u32,
+) -> usize {
+    let mut n = 0;
+    for i in 0..singles.len() {
+        for j in i + 1..singles.len() {
+            let (a, b) = (singles[i], singles[j]);
+            if a.1 != b.1
+                && (a.0 != b.0 || supply[a.0.index()] >= 2)
+                && u32::from(a.2) + u32::from(b.2) <= explosions
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
 impl Generator {
+    /// The number of legal turns, or the outcome when there is none: the same as
+    /// [`Generator::turns`] with a callback that only counts, but where every turn by the rules
+    /// of movement is legal (no royal pieces) and no priority filters turns, pairs of stones
+    /// are counted by formula.
+    pub fn count(&mut self, rules: &Ruleset, pos: &Position) -> Result<usize, Outcome> {
+        let t = &rules.turn;
+        self.core.count_only = !(rules.has_royals || t.capture_compulsory || t.most_captures);
+        let r = self.turns(rules, pos, |_| {});
+        self.core.count_only = false;
+        r
+    }
+
     /// The runaway a generation ran into, if any: every generation after it is incomplete
     /// (see [`crate::vm::Runaway`]).
     pub fn runaway(&self) -> Option<crate::vm::Runaway> {

@@ -22,6 +22,6 @@ pub use check::{Unplayable, check_position, ep_victim};
 pub use game::{Game, Undo};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
-pub use placement::{PlaceEffect, placement};
+pub use placement::{PlaceEffect, placement, placements};
 pub use refusal::{Refusal, Request};
 pub use turn::{Action, Turn, TurnView};

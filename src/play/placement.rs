@@ -29,25 +29,77 @@ pub fn placement(
     stone: StoneKindId,
     cell: Cell,
 ) -> Option<PlaceEffect> {
-    if pos.supplies[side][stone.index()] == 0 {
-        return None;
-    }
-    let st = &rules.stones[stone.index()];
+    let mut found = None;
+    placements_of(rules, pos, side, placer, cell, Some(stone), |_, e| {
+        found = Some(e)
+    });
+    found
+}
+
+/// Every stone kind `side` may place on `cell` with a piece of kind `placer`, in kind order,
+/// with what it does there: [`placement`] for all kinds at once (the cell is read once).
+pub fn placements(
+    rules: &Ruleset,
+    pos: &Position,
+    side: Side,
+    placer: PieceKindId,
+    cell: Cell,
+    f: impl FnMut(StoneKindId, PlaceEffect),
+) {
+    placements_of(rules, pos, side, placer, cell, None, f);
+}
+
+/// The rule itself, for one stone kind or for all.
+#[inline]
+fn placements_of(
+    rules: &Ruleset,
+    pos: &Position,
+    side: Side,
+    placer: PieceKindId,
+    cell: Cell,
+    only: Option<StoneKindId>,
+    mut f: impl FnMut(StoneKindId, PlaceEffect),
+) {
     let taboo = if pos.side == side { pos.taboo } else { None };
-    let allowed = || Some(cell) != taboo && rules.stone_allowed(side, stone, cell);
     let occ = pos.at(cell);
+    let supply = &pos.supplies[side];
+    let kinds = match only {
+        Some(k) => k.index()..k.index() + 1,
+        None => 0..rules.stones.len(),
+    };
     if occ.is_empty() {
-        allowed().then_some(PlaceEffect::Stone)
+        if Some(cell) == taboo {
+            return;
+        }
+        for k in kinds {
+            let stone = StoneKindId::new(k);
+            if supply[k] > 0 && rules.stone_allowed(side, stone, cell) {
+                f(stone, PlaceEffect::Stone);
+            }
+        }
     } else if let Some(s2) = occ.as_stone() {
-        (st.explodes.contains(&s2) && rules.turn.explosions > 0).then_some(PlaceEffect::Explode)
+        if rules.turn.explosions == 0 {
+            return;
+        }
+        for k in kinds {
+            if supply[k] > 0 && rules.stones[k].explodes.contains(&s2) {
+                f(StoneKindId::new(k), PlaceEffect::Explode);
+            }
+        }
     } else if let Some((ps, pk)) = occ.as_piece() {
-        (ps != side
-            && st.captures.contains(&pk)
-            && !st.captures_not_by.contains(&placer)
-            && allowed())
-        .then_some(PlaceEffect::Capture)
-    } else {
-        None
+        if ps == side || Some(cell) == taboo {
+            return;
+        }
+        for k in kinds {
+            let (stone, st) = (StoneKindId::new(k), &rules.stones[k]);
+            if supply[k] > 0
+                && st.captures.contains(&pk)
+                && !st.captures_not_by.contains(&placer)
+                && rules.stone_allowed(side, stone, cell)
+            {
+                f(stone, PlaceEffect::Capture);
+            }
+        }
     }
 }
 
