@@ -53,9 +53,13 @@ CASES = [
 
 
 def cpu_run(cmd, stdin=None):
-    """Runs a command; returns (stdout, CPU seconds of the child)."""
+    """Runs a command; returns (stdout, CPU seconds of the child). It runs outside the
+    checkout, so that each bulwark build reads the variants built into it, not the checkout's
+    `variants/` (which an older build may not read)."""
+    WORK.mkdir(parents=True, exist_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=True,
+                         cwd=WORK).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return out, cpu
