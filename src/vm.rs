@@ -191,6 +191,9 @@ type WalkState = (usize, Cell, bool, StoneEffect, bool, Vec<Cell>);
 /// stops and is reported by [`Machine::take_runaway`].
 #[derive(Debug, Clone, Default)]
 pub struct Machine {
+    /// Run every program through the general interpreter, plain ones too (to check the plain
+    /// fast path against it).
+    general_only: bool,
     work: u64,
     budget: u64,
     pruning: Pruning,
@@ -232,6 +235,15 @@ impl Machine {
     /// A machine for boards of any size (buffers grow on first use).
     pub fn new() -> Machine {
         Machine::default()
+    }
+
+    /// A machine that runs plain programs through the general interpreter as well: the
+    /// reference the fast path ([`crate::compile::Program::plain`]) is checked against.
+    pub fn general_only() -> Machine {
+        Machine {
+            general_only: true,
+            ..Machine::default()
+        }
     }
 
     /// A machine with the given pruning policy.
@@ -392,13 +404,17 @@ impl Machine {
         if self.runaway.is_some() {
             return;
         }
-        self.prepare(pos, from);
         let piece = &rules.pieces[kind.index()];
         let prog = match mode {
             Mode::Moves => &piece.moves,
             Mode::Range => &piece.range,
             Mode::Attack => &piece.attacks,
         };
+        if mode == Mode::Moves && prog.plain && !self.general_only {
+            self.plain_moves(rules, pos, from, side, prog, out);
+            return;
+        }
+        self.prepare(pos, from);
         self.marks.clear();
         self.marks.resize(usize::from(prog.marks), 0);
         let cx = Ctx {
@@ -422,6 +438,135 @@ impl Machine {
             });
         }
         self.halt = false;
+    }
+
+    /// The options of a plain program (see [`Program::plain`]): the same as running it, in the
+    /// same order, read straight from the position. Every way to a cell of such a program
+    /// captures the same (the piece there, or nothing) with the same effect on a stone, so
+    /// options to one cell merge into the first, as `accept` merges them.
+    fn plain_moves(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        prog: &Program,
+        out: &mut Options,
+    ) {
+        if self.stamp.len() != pos.cells.len() {
+            self.stamp = vec![0; pos.cells.len()];
+            self.slot = vec![0; pos.cells.len()];
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        let links = &rules.links;
+        for op in &prog.ops {
+            let Op::Emit(l) = *op else { break };
+            let l = &prog.legs[l as usize];
+            let capleg = l.can_capture();
+            for &v in &l.vecs[side] {
+                match l.kind {
+                    LegKind::Ride => {
+                        let mut c = from;
+                        let mut dist = 0u32;
+                        loop {
+                            c = links.link(v, c);
+                            if c == NO_CELL {
+                                break;
+                            }
+                            dist += 1;
+                            if dist > l.max {
+                                break;
+                            }
+                            let occ = pos.cells[c.index()];
+                            if dist >= l.min {
+                                self.plain_land(rules, out, l, side, c, occ, capleg);
+                            }
+                            if !l.pass.has(occ.bit_for(side)) {
+                                break;
+                            }
+                        }
+                    }
+                    _ => {
+                        let t = links.link(v, from);
+                        if t != NO_CELL {
+                            self.plain_land(rules, out, l, side, t, pos.cells[t.index()], capleg);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One landing of a plain program: what `land` and `accept` decide for it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn plain_land(
+        &mut self,
+        rules: &Ruleset,
+        out: &mut Options,
+        l: &LegCode,
+        side: Side,
+        t: Cell,
+        occ: Occupant,
+        capleg: bool,
+    ) {
+        let mut fx = StoneEffect::None;
+        let mut captured = false;
+        if occ.is_empty() {
+            if l.capture == CaptureMode::Only {
+                return;
+            }
+        } else if let Some((s, _)) = occ.as_piece() {
+            if s == side || l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(side))
+            {
+                return;
+            }
+            captured = true;
+        } else if occ.as_neutral().is_some() {
+            if l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(side)) {
+                return;
+            }
+            captured = true;
+        } else if let Some(k) = occ.as_stone() {
+            let b = Filter::stone_bit(k);
+            if l.capture == CaptureMode::Only {
+                return;
+            }
+            fx = if rules.collectable.has(b) {
+                StoneEffect::Collect(k)
+            } else if l.destroy.has(b) {
+                StoneEffect::Destroy(k)
+            } else {
+                return;
+            };
+        }
+        if self.stamp[t.index()] == self.epoch {
+            let i = self.slot[t.index()] as usize;
+            out.moves[i].capturing_leg |= capleg;
+            return;
+        }
+        // Option and capture counts stay far below `u32::MAX` (a few per cell).
+        #[allow(clippy::cast_possible_truncation)]
+        let i = out.moves.len() as u32;
+        self.stamp[t.index()] = self.epoch;
+        self.slot[t.index()] = i;
+        #[allow(clippy::cast_possible_truncation)]
+        let start = out.captures.len() as u32;
+        if captured {
+            out.captures.push(t);
+        }
+        out.moves.push(MoveOption {
+            to: t,
+            cap_start: start,
+            cap_len: u32::from(captured),
+            stone: fx,
+            capturing_leg: capleg,
+        });
     }
 
     /// Whether a path may not enter `c`: a cell visited before, or for a free walk only the

@@ -6,6 +6,9 @@
 //! variant, from its start and from every position of its perft file (pins, en passant,
 //! castling through attacks, cannons' screens, horses' legs).
 //!
+//! Plain pieces (steps, free leaps and rides along fixed vectors) are run by a fast path of
+//! the VM that reads the position in place: its options must be the general interpreter's.
+//!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
 //! above all, from its start and its crowded mid-game).
@@ -13,6 +16,7 @@
 use std::collections::BTreeSet;
 
 use bulwark::play::Game;
+use bulwark::vm::{Machine, Options};
 use bulwark::{BUNDLED, Ruleset, Turn, text};
 use proptest::prelude::*;
 
@@ -49,7 +53,42 @@ fn starts(name: &str) -> Vec<String> {
     v
 }
 
+/// Every piece's movement options, by the plain fast path where its program is plain and by
+/// the general interpreter: the same options in the same order.
+fn same_options(g: &Game<'_>) {
+    let (r, pos) = (g.rules, g.pos());
+    let (mut fast, mut general) = (Machine::new(), Machine::general_only());
+    let (mut a, mut b) = (Options::default(), Options::default());
+    for c in r.topo.cells() {
+        if pos.at(c).as_piece().is_none() {
+            continue;
+        }
+        fast.moves(r, pos, c, &mut a);
+        general.moves(r, pos, c, &mut b);
+        let show = |o: &Options| -> Vec<(String, bool, String)> {
+            o.moves
+                .iter()
+                .map(|m| {
+                    (
+                        o.text(&r.topo, m),
+                        m.capturing_leg,
+                        format!("{:?}", m.stone),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            show(&a),
+            show(&b),
+            "{} on {}",
+            text::write_position(r, pos),
+            r.topo.name(c)
+        );
+    }
+}
+
 fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
+    same_options(g);
     let fast = g.legal_turns();
     assert_eq!(
         g.count_turns(),

@@ -170,9 +170,36 @@ pub struct Program {
     pub chains: bool,
     /// Whether every path has at most one leg (region conditions aside).
     pub single_leg: bool,
+    /// A plain program: only `emit` ops over steps, free leaps and rides along fixed vectors
+    /// (no paths, no regions, no hops or jumps, nothing taken in passing). The VM lists its
+    /// options without copying the board (see [`Program::is_plain`]); set by the loader.
+    pub plain: bool,
     /// How many maximal repetitions (`+!`, `*!`, …) the program has: their marks are
     /// numbered from 0.
     pub marks: u16,
+}
+
+impl Program {
+    /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
+    /// an `emit` (then the end), every leg a step, a leap without paths or a ride, that takes
+    /// nothing in passing, along vectors that are the same from every cell.
+    pub fn is_plain(&self, links: &crate::board::LinkTable) -> bool {
+        let ops_plain = self
+            .ops
+            .iter()
+            .all(|op| matches!(op, Op::Emit(_) | Op::End));
+        ops_plain
+            && !self.chains
+            && self.marks == 0
+            && self.legs.iter().all(|l| {
+                matches!(l.kind, LegKind::Step | LegKind::Leap | LegKind::Ride)
+                    && !l.take
+                    && l.paths.iter().all(|(_, p)| p.is_empty())
+                    && l.vecs
+                        .iter()
+                        .all(|(_, v)| v.iter().all(|&v| !links.is_virtual(v)))
+            })
+    }
 }
 
 /// Names the compiler resolves, in declaration order.
@@ -456,6 +483,7 @@ impl<'a> Compiler<'a> {
                 legs: Vec::new(),
                 chains: false,
                 single_leg: true,
+                plain: false,
                 marks: 0,
             });
         }
@@ -528,6 +556,7 @@ impl<'a> Compiler<'a> {
                 legs: e.legs,
                 chains: e.chains,
                 single_leg: at_most_one_leg(node),
+                plain: false,
                 marks: e.marks,
             })
         } else {

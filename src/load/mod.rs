@@ -423,6 +423,11 @@ impl<'s> Loader<'s> {
         let all_enemies = Filter(
             PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
         );
+        for p in &mut pieces {
+            for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
+                prog.plain = prog.is_plain(&links);
+            }
+        }
         let reversible = pieces
             .iter()
             .map(|p| compile::attacks_reverse(&p.attacks, &links, all_enemies))

@@ -750,6 +750,118 @@ struct Sensitive {
     vacate: crate::board::CellSet,
     land: crate::board::CellSet,
     walked: Vec<Cell>,
+    table: Option<std::sync::Arc<AttackLines>>,
+}
+
+/// What the enemy's attacks look like from a royal piece, per side of the attacker, derived
+/// once from the attack programs: the directions to look along (merged over kinds), and the
+/// lame leaps with their path cells.
+#[derive(Debug)]
+struct AttackLines {
+    /// The rules it was derived from (their address: a generator serves one rule set).
+    rules: usize,
+    /// Kinds whose attacks this bounds (one leg; no jumps; vectors the same from every cell).
+    bounded: u64,
+    lines: crate::core::BySide<Vec<Line>>,
+    lame: crate::core::BySide<Vec<Lame>>,
+}
+
+/// A direction from a royal piece towards where an attacker along it would stand.
+#[derive(Debug)]
+struct Line {
+    back: (i8, i8),
+    /// Kinds that attack along it (ride or hop).
+    kinds: u64,
+    /// Of those, kinds that an arriving piece can open the line for (hoppers' screens, rides
+    /// over pieces).
+    land: u64,
+}
+
+/// A lame leap onto a royal piece: where its maker would stand, and its path cells, relative
+/// to the royal cell.
+#[derive(Debug)]
+struct Lame {
+    kind: usize,
+    back: (i8, i8),
+    paths: Vec<(i8, i8)>,
+}
+
+impl AttackLines {
+    fn new(rules: &Ruleset) -> AttackLines {
+        let mut bounded = 0u64;
+        let mut lines = crate::core::BySide::new(Vec::<Line>::new(), Vec::new());
+        let mut lame = crate::core::BySide::new(Vec::<Lame>::new(), Vec::new());
+        for (k, piece) in rules.pieces.iter().enumerate().take(64) {
+            let prog = &piece.attacks;
+            let boundable = prog.single_leg
+                && prog.legs.iter().all(|l| {
+                    l.kind != crate::dsl::LegKind::Jump
+                        && l.vecs
+                            .iter()
+                            .all(|(_, v)| v.iter().all(|&v| !rules.links.is_virtual(v)))
+                });
+            if !boundable {
+                continue;
+            }
+            bounded |= 1 << k;
+            for l in prog.legs.iter().filter(|l| l.can_capture()) {
+                let opens_by_landing =
+                    l.kind == crate::dsl::LegKind::Hop || l.pass.0 & ((1u128 << 64) - 1) != 0;
+                for side in [Side::White, Side::Black] {
+                    for (i, &v) in l.vecs[side].iter().enumerate() {
+                        let (vx, vy) = rules.links.vector(v);
+                        let back = (-vx, -vy);
+                        match l.kind {
+                            crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
+                                let list = &mut lines[side];
+                                let at = match list.iter().position(|x| x.back == back) {
+                                    Some(at) => at,
+                                    None => {
+                                        list.push(Line {
+                                            back,
+                                            kinds: 0,
+                                            land: 0,
+                                        });
+                                        list.len() - 1
+                                    }
+                                };
+                                list[at].kinds |= 1 << k;
+                                if opens_by_landing {
+                                    list[at].land |= 1 << k;
+                                }
+                            }
+                            crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
+                                let Some(paths) = l.paths[side].get(i).filter(|p| !p.is_empty())
+                                else {
+                                    continue;
+                                };
+                                let cells = paths
+                                    .iter()
+                                    .flat_map(|p| p.cells.iter())
+                                    .map(|&p| {
+                                        let (px, py) = rules.links.vector(p);
+                                        (px - vx, py - vy)
+                                    })
+                                    .collect();
+                                lame[side].push(Lame {
+                                    kind: k,
+                                    back,
+                                    paths: cells,
+                                });
+                            }
+                            crate::dsl::LegKind::Jump => {}
+                        }
+                    }
+                }
+            }
+        }
+        AttackLines {
+            rules: std::ptr::from_ref(rules) as usize,
+            bounded,
+            lines,
+            lame,
+        }
+    }
 }
 
 impl Sensitive {
@@ -766,17 +878,30 @@ impl Sensitive {
     /// attacks in ways this cannot bound (several legs, jumps, lines that depend on the cell's
     /// class): then every turn must be tested.
     fn compute(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+        if rules.pieces.len() > 64 {
+            return false;
+        }
+        // Taken out for the computation and put back (no reference counting per node).
+        let table = match self.table.take() {
+            Some(t) if t.rules == std::ptr::from_ref(rules) as usize => t,
+            _ => std::sync::Arc::new(AttackLines::new(rules)),
+        };
+        let bounded = self.mark(rules, pos, side, &table);
+        self.table = Some(table);
+        bounded
+    }
+
+    fn mark(&mut self, rules: &Ruleset, pos: &Position, side: Side, table: &AttackLines) -> bool {
         let topo = &rules.topo;
         let enemy = side.opponent();
         self.vacate.reset(topo.len());
         self.land.reset(topo.len());
-        // Every enemy kind present must have attacks this can bound.
         let mut present = 0u64;
         let mut royals = [crate::board::NO_CELL; 4];
         let mut n_royals = 0;
         for c in topo.cells() {
             match pos.at(c).as_piece() {
-                Some((s, k)) if s == enemy => present |= 1 << (k.index() % 64),
+                Some((s, k)) if s == enemy => present |= 1 << k.index(),
                 Some((s, k)) if s == side && rules.pieces[k.index()].royal => {
                     if n_royals == royals.len() {
                         return false;
@@ -787,64 +912,47 @@ impl Sensitive {
                 _ => {}
             }
         }
-        let is_attacker = |c: Cell, k: usize| matches!(pos.at(c).as_piece(), Some((s, x)) if s == enemy && x.index() == k);
-        for (k, piece) in rules.pieces.iter().enumerate() {
-            if k >= 64 {
-                return false;
-            }
-            if present & (1 << k) == 0 {
-                continue;
-            }
-            let prog = &piece.attacks;
-            if !prog.single_leg {
-                return false;
-            }
-            for l in prog.legs.iter().filter(|l| l.can_capture()) {
-                // A ride over cells that may hold pieces is opened by an arrival too.
-                let passes_pieces = l.pass.0 & ((1u128 << 64) - 1) != 0;
-                for (i, &v) in l.vecs[enemy].iter().enumerate() {
-                    if rules.links.is_virtual(v) {
-                        return false;
-                    }
-                    let (vx, vy) = rules.links.vector(v);
-                    for &r in &royals[..n_royals] {
-                        match l.kind {
-                            crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
-                                let hop = l.kind == crate::dsl::LegKind::Hop;
-                                self.walked.clear();
-                                for c in topo.line(r, (-vx, -vy)) {
-                                    if is_attacker(c, k) {
-                                        for &w in &self.walked {
-                                            self.vacate.insert(w);
-                                            if hop || passes_pieces {
-                                                self.land.insert(w);
-                                            }
-                                        }
-                                    }
-                                    self.walked.push(c);
-                                }
+        if present & !table.bounded != 0 {
+            return false;
+        }
+        let attacker = |c: Cell| match pos.at(c).as_piece() {
+            Some((s, k)) if s == enemy => 1u64 << k.index(),
+            _ => 0,
+        };
+        for &r in &royals[..n_royals] {
+            for line in &table.lines[enemy] {
+                if line.kinds & present == 0 {
+                    continue;
+                }
+                self.walked.clear();
+                for c in topo.line(r, line.back) {
+                    let a = attacker(c) & line.kinds;
+                    if a != 0 {
+                        let land = a & line.land != 0;
+                        for &w in &self.walked {
+                            self.vacate.insert(w);
+                            if land {
+                                self.land.insert(w);
                             }
-                            crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
-                                let paths = l.paths[enemy].get(i).filter(|p| !p.is_empty());
-                                let Some(paths) = paths else { continue };
-                                let Some(a) = topo.offset(r, (-vx, -vy)) else {
-                                    continue;
-                                };
-                                if !is_attacker(a, k) {
-                                    continue;
-                                }
-                                for path in paths {
-                                    for &p in &path.cells {
-                                        let (px, py) = rules.links.vector(p);
-                                        if let Some(c) = topo.offset(r, (px - vx, py - vy)) {
-                                            self.vacate.insert(c);
-                                            self.land.insert(c);
-                                        }
-                                    }
-                                }
-                            }
-                            crate::dsl::LegKind::Jump => return false,
                         }
+                    }
+                    self.walked.push(c);
+                }
+            }
+            for leap in &table.lame[enemy] {
+                if present & (1 << leap.kind) == 0 {
+                    continue;
+                }
+                let Some(a) = topo.offset(r, leap.back) else {
+                    continue;
+                };
+                if attacker(a) & (1 << leap.kind) == 0 {
+                    continue;
+                }
+                for &p in &leap.paths {
+                    if let Some(c) = topo.offset(r, p) {
+                        self.vacate.insert(c);
+                        self.land.insert(c);
                     }
                 }
             }
