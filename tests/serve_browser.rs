@@ -175,12 +175,18 @@ fn the_board_in_chromium_diagrams_play_and_live_rules() {
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(async {
+    // The session runs as a task, so that a failure in it still closes the browser.
+    let (url, addr) = (server.url(), server.addr);
+    let outcome = runtime.block_on(async {
         let c = browser(&webdriver).await;
-        let result = session(&c, &server.url(), server.addr).await;
-        c.close().await.unwrap();
-        result
+        let driven = c.clone();
+        let outcome = tokio::spawn(async move { session(&driven, &url, addr).await }).await;
+        let _ = c.close().await;
+        outcome
     });
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
 }
 
 async fn session(c: &Client, url: &str, addr: SocketAddr) {
