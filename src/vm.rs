@@ -515,36 +515,9 @@ impl Machine {
         occ: Occupant,
         capleg: bool,
     ) {
-        let mut fx = StoneEffect::None;
-        let mut captured = false;
-        if occ.is_empty() {
-            if l.capture == CaptureMode::Only {
-                return;
-            }
-        } else if let Some((s, _)) = occ.as_piece() {
-            if s == side || l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(side))
-            {
-                return;
-            }
-            captured = true;
-        } else if occ.as_neutral().is_some() {
-            if l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(side)) {
-                return;
-            }
-            captured = true;
-        } else if let Some(k) = occ.as_stone() {
-            let b = Filter::stone_bit(k);
-            if l.capture == CaptureMode::Only {
-                return;
-            }
-            fx = if rules.collectable.has(b) {
-                StoneEffect::Collect(k)
-            } else if l.destroy.has(b) {
-                StoneEffect::Destroy(k)
-            } else {
-                return;
-            };
-        }
+        let Some((captured, fx)) = landing(l, side, occ, rules.collectable) else {
+            return;
+        };
         if self.stamp[t.index()] == self.epoch {
             let i = self.slot[t.index()] as usize;
             out.moves[i].capturing_leg |= capleg;
@@ -820,42 +793,15 @@ impl Machine {
             return;
         }
         let occ = self.cells[t.index()];
-        let mut fx = StoneEffect::None;
-        let mut captured = false;
         let term = !occ.is_empty();
-        if cx.mode != Mode::Range {
-            if occ.is_empty() {
-                if l.capture == CaptureMode::Only {
-                    return;
-                }
-            } else if let Some((s, _)) = occ.as_piece() {
-                if s == cx.side
-                    || l.capture == CaptureMode::MoveOnly
-                    || !l.victims.has(occ.bit_for(cx.side))
-                {
-                    return;
-                }
-                captured = true;
-            } else if occ.as_neutral().is_some() {
-                // A neutral piece: every side's enemy.
-                if l.capture == CaptureMode::MoveOnly || !l.victims.has(occ.bit_for(cx.side)) {
-                    return;
-                }
-                captured = true;
-            } else if let Some(k) = occ.as_stone() {
-                let b = Filter::stone_bit(k);
-                if l.capture == CaptureMode::Only {
-                    return;
-                }
-                fx = if cx.collectable.has(b) {
-                    StoneEffect::Collect(k)
-                } else if l.destroy.has(b) {
-                    StoneEffect::Destroy(k)
-                } else {
-                    return;
-                };
+        let (captured, fx) = if cx.mode == Mode::Range {
+            (false, StoneEffect::None)
+        } else {
+            match landing(l, cx.side, occ, cx.collectable) {
+                Some(x) => x,
+                None => return,
             }
-        }
+        };
         if captured {
             self.caps.push(t);
         }
@@ -1078,4 +1024,43 @@ impl Machine {
             capturing_leg: capleg,
         });
     }
+}
+
+/// What a leg landing on a cell holding `occ` does, for a piece of `side`: `None` when it may
+/// not land there; else whether it captures the piece there and what it does to a stone there
+/// (collect it, when `collectable` says so, or destroy it, when the leg may).
+#[inline]
+fn landing(
+    l: &LegCode,
+    side: Side,
+    occ: Occupant,
+    collectable: Filter,
+) -> Option<(bool, StoneEffect)> {
+    if occ.is_empty() {
+        return (l.capture != CaptureMode::Only).then_some((false, StoneEffect::None));
+    }
+    if let Some((s, _)) = occ.as_piece() {
+        let may =
+            s != side && l.capture != CaptureMode::MoveOnly && l.victims.has(occ.bit_for(side));
+        return may.then_some((true, StoneEffect::None));
+    }
+    if occ.as_neutral().is_some() {
+        // A neutral piece: every side's enemy.
+        let may = l.capture != CaptureMode::MoveOnly && l.victims.has(occ.bit_for(side));
+        return may.then_some((true, StoneEffect::None));
+    }
+    if let Some(k) = occ.as_stone() {
+        let b = Filter::stone_bit(k);
+        if l.capture == CaptureMode::Only {
+            return None;
+        }
+        return if collectable.has(b) {
+            Some((false, StoneEffect::Collect(k)))
+        } else if l.destroy.has(b) {
+            Some((false, StoneEffect::Destroy(k)))
+        } else {
+            None
+        };
+    }
+    Some((false, StoneEffect::None))
 }

@@ -651,19 +651,7 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
     let height = TITLE + 2 * MARGIN + board_h + key_h;
     let top = TITLE + MARGIN;
     let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif"><rect width="{width}" height="{height}" fill="#ffffff"/><text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{}</text>"##,
-        escape_xml(title)
-    );
-    svg_labels(&mut out, topo, top, board_h);
-    svg_segments(&mut out, rules, top);
-    for c in topo.cells() {
-        let (col, row) = topo.layout(c);
-        let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-        svg_square(&mut out, rules, x, y, cell_fill(rules, c));
-        svg_occupant(rules, &mut out, pos.at(c), x, y);
-    }
+    svg_position(&mut out, rules, pos, title, (width, height), &[]);
     for (i, r) in rules.regions.iter().enumerate() {
         let colour = REGION_COLOURS[i % REGION_COLOURS.len()];
         // Nested outlines when cells are in several regions: each region a little further in.
@@ -888,21 +876,36 @@ pub fn position_svg(rules: &Ruleset, pos: &Position, title: &str, marked: &[Cell
     let topo = &rules.topo;
     let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
     let width = 2 * MARGIN + files * CELL;
-    let board_h = ranks * CELL;
-    let height = TITLE + 2 * MARGIN + board_h;
-    let top = TITLE + MARGIN;
+    let height = TITLE + 2 * MARGIN + ranks * CELL;
     let mut out = String::new();
+    svg_position(&mut out, rules, pos, title, (width, height), marked);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The opening of a board picture of this size with its title, the labels, the board and the
+/// position, the `marked` cells outlined in amber (the picture is left open for more).
+fn svg_position(
+    out: &mut String,
+    rules: &Ruleset,
+    pos: &Position,
+    title: &str,
+    (width, height): (i32, i32),
+    marked: &[Cell],
+) {
+    let topo = &rules.topo;
+    let top = TITLE + MARGIN;
     let _ = write!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif"><rect width="{width}" height="{height}" fill="#ffffff"/><text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{}</text>"##,
         escape_xml(title)
     );
-    svg_labels(&mut out, topo, top, board_h);
-    svg_segments(&mut out, rules, top);
+    svg_labels(out, topo, top, topo.ranks() as i32 * CELL);
+    svg_segments(out, rules, top);
     for c in topo.cells() {
         let (col, row) = topo.layout(c);
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-        svg_square(&mut out, rules, x, y, cell_fill(rules, c));
+        svg_square(out, rules, x, y, cell_fill(rules, c));
         if marked.contains(&c) {
             let _ = write!(
                 out,
@@ -913,10 +916,8 @@ pub fn position_svg(rules: &Ruleset, pos: &Position, title: &str, marked: &[Cell
                 CELL - 4
             );
         }
-        svg_occupant(rules, &mut out, pos.at(c), x, y);
+        svg_occupant(rules, out, pos.at(c), x, y);
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// The same picture with a transparent target over every cell, on top of everything, carrying
