@@ -112,6 +112,11 @@ async fn click_cell(c: &Client, cell: &str) {
     .unwrap();
 }
 
+/// The text of the element found.
+async fn text_of(c: &Client, at: Locator<'_>) -> String {
+    c.find(at).await.unwrap().text().await.unwrap()
+}
+
 async fn history(c: &Client) -> Vec<String> {
     let v = eval(
         c,
@@ -197,13 +202,7 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
         "return document.body.dataset.ready === 'yes';",
     )
     .await;
-    let status = c
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(c, Locator::Id("status")).await;
     assert!(status.contains("white to move"), "{status}");
     assert!(status.contains("20 legal turns"), "{status}");
 
@@ -215,13 +214,7 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
         r#"return !!document.querySelector('#board rect.cell[data-cell="e4"][data-marks~="move"]');"#,
     )
     .await;
-    let piece = c
-        .find(Locator::Id("piece-text"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let piece = text_of(c, Locator::Id("piece-text")).await;
     assert!(piece.starts_with("Pawn (P) on e2"), "{piece}");
     let marked = eval(
         c,
@@ -242,13 +235,7 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     click_cell(c, "e4").await;
     wait_history(c, 1).await;
     assert_eq!(history(c).await, ["e2-e4"]);
-    let status = c
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(c, Locator::Id("status")).await;
     assert!(status.contains("black to move"), "{status}");
     // The last turn's cells are outlined on the board.
     let outlined = eval(
@@ -289,13 +276,7 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
         "return document.querySelectorAll('#diagnostics li.error').length === 1;",
     )
     .await;
-    let diag = c
-        .find(Locator::Css("#diagnostics li.error"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let diag = text_of(c, Locator::Css("#diagnostics li.error")).await;
     let source = bundled("chess").replace("leap(knight)", "leap(knite)");
     let line = source[..source.find("knite").unwrap()]
         .matches('\n')

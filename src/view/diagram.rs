@@ -471,6 +471,26 @@ fn lattice_point(rules: &Ruleset, col: usize, row: usize) -> bool {
         && rules.topo.at_layout(col, row).is_none()
 }
 
+/// A cell's outline: a rectangle `inset` pixels inside the cell at (x, y), in a colour, of a
+/// stroke width, dashed by `dash` (an SVG attribute, or empty).
+fn svg_outline(
+    out: &mut String,
+    (x, y): (i32, i32),
+    inset: i32,
+    colour: &str,
+    width: &str,
+    dash: &str,
+) {
+    let _ = write!(
+        out,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}"{dash}/>"##,
+        x + inset,
+        y + inset,
+        CELL - 2 * inset,
+        CELL - 2 * inset
+    );
+}
+
 /// A cell's square (on a segment board, a round token on its segment).
 fn svg_square(out: &mut String, rules: &Ruleset, x: i32, y: i32, fill: &str) {
     if rules.drawing == Drawing::Segments {
@@ -665,14 +685,7 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
             for c in cells.iter() {
                 let (col, row) = topo.layout(c);
                 let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-                let _ = write!(
-                    out,
-                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>"##,
-                    x + inset,
-                    y + inset,
-                    CELL - 2 * inset,
-                    CELL - 2 * inset
-                );
+                svg_outline(&mut out, (x, y), inset, colour, "2.5", dash);
             }
         }
         let ky = top + board_h + 34 + i as i32 * 20;
@@ -699,14 +712,7 @@ pub fn diagram_svg_outlined(
     for &c in cells {
         let (col, row) = rules.topo.layout(c);
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
-        let _ = write!(
-            marks,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#00b4d8" stroke-width="4"/>"##,
-            x + 2,
-            y + 2,
-            CELL - 4,
-            CELL - 4
-        );
+        svg_outline(&mut marks, (x, y), 2, "#00b4d8", "4", "");
     }
     match svg.rfind("</svg>") {
         Some(i) => format!("{}{marks}{}", &svg[..i], &svg[i..]),
@@ -735,14 +741,7 @@ fn svg_cell(
     };
     svg_square(out, rules, x, y, fill);
     if d.has(c, Mark::Capture) {
-        let _ = write!(
-            out,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#c1121f" stroke-width="3"/>"##,
-            x + 2,
-            y + 2,
-            CELL - 4,
-            CELL - 4
-        );
+        svg_outline(out, (x, y), 2, "#c1121f", "3", "");
     }
     for (m, colour, dash) in [
         (Mark::Bomb, "#7b2cbf", ""),
@@ -761,14 +760,7 @@ fn svg_cell(
             } else {
                 2
             };
-            let _ = write!(
-                out,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>"##,
-                x + inset,
-                y + inset,
-                CELL - 2 * inset,
-                CELL - 2 * inset
-            );
+            svg_outline(out, (x, y), inset, colour, "3", dash);
         }
     }
     let o = pos.at(c);
@@ -907,14 +899,7 @@ fn svg_position(
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
         svg_square(out, rules, x, y, cell_fill(rules, c));
         if marked.contains(&c) {
-            let _ = write!(
-                out,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#f4a100" stroke-width="4"/>"##,
-                x + 2,
-                y + 2,
-                CELL - 4,
-                CELL - 4
-            );
+            svg_outline(out, (x, y), 2, "#f4a100", "4", "");
         }
         svg_occupant(rules, out, pos.at(c), x, y);
     }
