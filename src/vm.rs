@@ -410,9 +410,18 @@ impl Machine {
             Mode::Range => &piece.range,
             Mode::Attack => &piece.attacks,
         };
-        if mode == Mode::Moves && prog.plain && !self.general_only {
-            self.plain_moves(rules, pos, from, side, prog, out);
-            return;
+        if prog.plain && !self.general_only {
+            match mode {
+                Mode::Moves => {
+                    self.plain_moves(rules, pos, from, side, prog, out);
+                    return;
+                }
+                Mode::Attack => {
+                    self.found = plain_attack(rules, pos, from, side, prog, self.goal);
+                    return;
+                }
+                Mode::Range => {}
+            }
         }
         self.prepare(pos, from);
         self.marks.clear();
@@ -1024,6 +1033,63 @@ impl Machine {
             capturing_leg: capleg,
         });
     }
+}
+
+/// An attack query of a plain program (see [`Program::plain`]): whether some landing captures
+/// the goal, the same answer as running it in attack mode.
+fn plain_attack(
+    rules: &Ruleset,
+    pos: &Position,
+    from: Cell,
+    side: Side,
+    prog: &Program,
+    goal: Goal,
+) -> bool {
+    let links = &rules.links;
+    let hits = |l: &LegCode, t: Cell| {
+        let occ = pos.cells[t.index()];
+        matches!(landing(l, side, occ, rules.collectable), Some((true, _)))
+            && match goal {
+                Goal::Cell(c) => t == c,
+                Goal::Occupant(o) => occ == o,
+                Goal::None => false,
+            }
+    };
+    for op in &prog.ops {
+        let Op::Emit(l) = *op else { break };
+        let l = &prog.legs[l as usize];
+        if !l.can_capture() {
+            continue;
+        }
+        for &v in &l.vecs[side] {
+            if l.kind == LegKind::Ride {
+                let mut c = from;
+                let mut dist = 0u32;
+                loop {
+                    c = links.link(v, c);
+                    if c == NO_CELL {
+                        break;
+                    }
+                    dist += 1;
+                    if dist > l.max {
+                        break;
+                    }
+                    if dist >= l.min && hits(l, c) {
+                        return true;
+                    }
+                    if !l.pass.has(pos.cells[c.index()].bit_for(side)) {
+                        break;
+                    }
+                }
+            } else {
+                let t = links.link(v, from);
+                if t != NO_CELL && hits(l, t) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// What a leg landing on a cell holding `occ` does, for a piece of `side`: `None` when it may

@@ -7,7 +7,8 @@
 //! castling through attacks, cannons' screens, horses' legs).
 //!
 //! Plain pieces (steps, free leaps and rides along fixed vectors) are run by a fast path of
-//! the VM that reads the position in place: its options must be the general interpreter's.
+//! the VM that reads the position in place: its options, and its answers to attack queries,
+//! must be the general interpreter's.
 //!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
@@ -84,6 +85,17 @@ fn same_options(g: &Game<'_>) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
+        // Attack queries: the same answer for every target (plain attack programs too).
+        for t in r.topo.cells() {
+            assert_eq!(
+                fast.captures_cell(r, pos, c, t),
+                general.captures_cell(r, pos, c, t),
+                "{}: does the piece on {} attack {}?",
+                text::write_position(r, pos),
+                r.topo.name(c),
+                r.topo.name(t)
+            );
+        }
     }
 }
 
