@@ -107,7 +107,7 @@ fn game_loop(
                 agent.spec().text(),
                 text::turn_text(rules, &t)
             )?;
-            last = touched(&t);
+            last = t.touched();
             game.play(&t);
             played += 1;
             redraw = true;
@@ -155,7 +155,7 @@ fn game_loop(
             }
             _ => match text::parse_turn(&mut game, line) {
                 Ok(t) => {
-                    last = touched(&t);
+                    last = t.touched();
                     game.play(&t);
                     played += 1;
                     redraw = true;
@@ -177,20 +177,6 @@ const HELP: &str = "\
   help         this list
   quit         end the game
 ";
-
-/// The cells a turn changes, to mark on the board: where the piece came from and went, what
-/// it captured, where stones went.
-fn touched(t: &bulwark::Turn) -> Vec<bulwark::Cell> {
-    let mut v = vec![t.from];
-    v.extend(t.to);
-    v.extend(t.captures.iter().copied());
-    match &t.action {
-        bulwark::play::Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
-        bulwark::play::Action::Remove(c) => v.push(*c),
-        bulwark::play::Action::None | bulwark::play::Action::Drop(_) => {}
-    }
-    v
-}
 
 /// Each side's stones in supply and pieces in reserve, when the variant has them.
 fn supplies(rules: &Ruleset, pos: &Position) -> String {

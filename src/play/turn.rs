@@ -135,8 +135,54 @@ pub(crate) struct Step<'a> {
 }
 
 impl Turn {
+    /// The cells the turn changes, to mark on a board: where the piece came from and went,
+    /// what it captured, where stones went or which stone it removed.
+    pub fn touched(&self) -> Vec<Cell> {
+        let mut v = vec![self.from];
+        v.extend(self.to.filter(|&to| to != self.from));
+        v.extend(
+            self.captures
+                .iter()
+                .copied()
+                .filter(|&c| Some(c) != self.to),
+        );
+        match &self.action {
+            Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
+            Action::Remove(c) => v.push(*c),
+            Action::None | Action::Drop(_) => {}
+        }
+        v
+    }
+
     /// The borrowed view of this turn.
     pub fn view(&self) -> TurnView<'_> {
         TurnView::of(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn touched_lists_each_changed_cell_once() {
+        let c = Cell::new;
+        let capture = Turn {
+            from: c(1),
+            to: Some(c(2)),
+            captures: vec![c(2), c(5)],
+            dest: StoneEffect::None,
+            action: Action::Place(vec![(StoneKindId::new(0), c(7))]),
+            promote: None,
+            castle: None,
+        };
+        assert_eq!(capture.touched(), vec![c(1), c(2), c(5), c(7)]);
+        let removal = Turn {
+            to: None,
+            captures: Vec::new(),
+            action: Action::Remove(c(3)),
+            ..capture
+        };
+        assert_eq!(removal.touched(), vec![c(1), c(3)]);
     }
 }

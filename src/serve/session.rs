@@ -229,7 +229,7 @@ impl Session {
         Self::no_runaway(&game)?;
         let in_check = outcome.is_none() && game.in_check();
         let pos = game.pos();
-        let last = self.turns.last().map(touched).unwrap_or_default();
+        let last = self.turns.last().map(Turn::touched).unwrap_or_default();
         let title = match &outcome {
             Some(o) => o.text(rules),
             None => format!("{} to move", rules.side_name(pos.side)),
@@ -533,21 +533,6 @@ fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>,
         turns.push(t);
     }
     Ok(turns)
-}
-
-/// The cells a turn changes: where the piece came from and went, what it captured, where
-/// stones went.
-fn touched(t: &Turn) -> Vec<Cell> {
-    let mut v = vec![t.from];
-    v.extend(t.to);
-    v.extend(t.captures.iter().copied());
-    match &t.action {
-        Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
-        Action::Remove(c) => v.push(*c),
-        Action::None | Action::Drop(_) => {}
-    }
-    v.dedup();
-    v
 }
 
 /// A turn as JSON: its text, its cells, and the clicks that make it.
