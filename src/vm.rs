@@ -472,43 +472,10 @@ impl Machine {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
-        let links = &rules.links;
-        for op in &prog.ops {
-            let Op::Emit(l) = *op else { break };
-            let l = &prog.legs[l as usize];
-            let capleg = l.can_capture();
-            for &v in &l.vecs[side] {
-                match l.kind {
-                    LegKind::Ride => {
-                        let mut c = from;
-                        let mut dist = 0u32;
-                        loop {
-                            c = links.link(v, c);
-                            if c == NO_CELL {
-                                break;
-                            }
-                            dist += 1;
-                            if dist > l.max {
-                                break;
-                            }
-                            let occ = pos.cells[c.index()];
-                            if dist >= l.min {
-                                self.plain_land(rules, out, l, side, c, occ, capleg);
-                            }
-                            if !l.pass.has(occ.bit_for(side)) {
-                                break;
-                            }
-                        }
-                    }
-                    _ => {
-                        let t = links.link(v, from);
-                        if t != NO_CELL {
-                            self.plain_land(rules, out, l, side, t, pos.cells[t.index()], capleg);
-                        }
-                    }
-                }
-            }
-        }
+        plain_landings(rules, pos, from, side, prog, false, |l, t, occ| {
+            self.plain_land(rules, out, l, side, t, occ, l.can_capture());
+            false
+        });
     }
 
     /// One landing of a plain program: what `land` and `accept` decide for it.
@@ -1045,20 +1012,33 @@ fn plain_attack(
     prog: &Program,
     goal: Goal,
 ) -> bool {
-    let links = &rules.links;
-    let hits = |l: &LegCode, t: Cell| {
-        let occ = pos.cells[t.index()];
+    plain_landings(rules, pos, from, side, prog, true, |l, t, occ| {
         matches!(landing(l, side, occ, rules.collectable), Some((true, _)))
             && match goal {
                 Goal::Cell(c) => t == c,
                 Goal::Occupant(o) => occ == o,
                 Goal::None => false,
             }
-    };
+    })
+}
+
+/// Every landing of a plain program from `from`, in program order (only its capturing legs
+/// when `capturing`): `f` gets the leg, the cell and what stands there, and stops the walk by
+/// returning true. Returns whether it was stopped.
+fn plain_landings(
+    rules: &Ruleset,
+    pos: &Position,
+    from: Cell,
+    side: Side,
+    prog: &Program,
+    capturing: bool,
+    mut f: impl FnMut(&LegCode, Cell, Occupant) -> bool,
+) -> bool {
+    let links = &rules.links;
     for op in &prog.ops {
         let Op::Emit(l) = *op else { break };
         let l = &prog.legs[l as usize];
-        if !l.can_capture() {
+        if capturing && !l.can_capture() {
             continue;
         }
         for &v in &l.vecs[side] {
@@ -1074,16 +1054,17 @@ fn plain_attack(
                     if dist > l.max {
                         break;
                     }
-                    if dist >= l.min && hits(l, c) {
+                    let occ = pos.cells[c.index()];
+                    if dist >= l.min && f(l, c, occ) {
                         return true;
                     }
-                    if !l.pass.has(pos.cells[c.index()].bit_for(side)) {
+                    if !l.pass.has(occ.bit_for(side)) {
                         break;
                     }
                 }
             } else {
                 let t = links.link(v, from);
-                if t != NO_CELL && hits(l, t) {
+                if t != NO_CELL && f(l, t, pos.cells[t.index()]) {
                     return true;
                 }
             }

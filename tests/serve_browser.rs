@@ -56,11 +56,7 @@ fn chromedriver() -> (Driver, String) {
 }
 
 fn bundled(name: &str) -> &'static str {
-    bulwark::BUNDLED
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-        .unwrap()
+    bulwark::load::bundled_text(name).unwrap()
 }
 
 async fn browser(webdriver: &str) -> Client {

@@ -10,11 +10,7 @@ use bulwark::serve::{self, Config, Running, Variant};
 use serde_json::{Value, json};
 
 fn bundled(name: &str) -> &'static str {
-    bulwark::BUNDLED
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-        .unwrap()
+    bulwark::load::bundled_text(name).unwrap()
 }
 
 fn server(variant: &str) -> Running {

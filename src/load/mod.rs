@@ -82,6 +82,11 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The text of a bundled variant, by name (`chess`), as built into the binary.
+pub fn bundled_text(name: &str) -> Option<&'static str> {
+    BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
 impl Ruleset {
     /// Loads a bundled variant by name, or a file by path.
     pub fn load_named(arg: &str) -> Result<Ruleset, LoadError> {

@@ -298,19 +298,16 @@ impl AppState {
         if let Some(v) = lock(&self.bundled).get(name) {
             return Ok(v.clone());
         }
-        let (_, text) = crate::BUNDLED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = crate::BUNDLED.iter().map(|(n, _)| *n).collect();
-                ApiError::new(
-                    404,
-                    format!(
-                        "no bundled variant `{name}`: the bundled ones are {}",
-                        names.join(", ")
-                    ),
-                )
-            })?;
+        let text = crate::load::bundled_text(name).ok_or_else(|| {
+            let names: Vec<&str> = crate::BUNDLED.iter().map(|(n, _)| *n).collect();
+            ApiError::new(
+                404,
+                format!(
+                    "no bundled variant `{name}`: the bundled ones are {}",
+                    names.join(", ")
+                ),
+            )
+        })?;
         let v = Variant::load(name, text)?;
         lock(&self.bundled).insert(name.to_string(), v.clone());
         Ok(v)
