@@ -6,7 +6,7 @@ pub use crate::core::Occupant;
 use crate::core::{BySide, Side};
 
 /// A position of a game.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// The occupant of every cell, by cell index.
     pub cells: Vec<Occupant>,
@@ -29,6 +29,39 @@ pub struct Position {
     pub halfmove: u32,
     /// The move number (starts at 1, grows after Black's turn).
     pub fullmove: u32,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        let mut p = Position::empty(0, Vec::new());
+        p.clone_from(self);
+        p
+    }
+
+    /// Field by field, reusing the buffers of `self`: positions are copied at every node of
+    /// a search, and the derived `clone_from` would allocate each time.
+    fn clone_from(&mut self, source: &Self) {
+        let Position {
+            cells,
+            side,
+            supplies,
+            taboo,
+            castling,
+            ep,
+            ep_victim,
+            halfmove,
+            fullmove,
+        } = source;
+        self.cells.clone_from(cells);
+        self.side = *side;
+        self.supplies.clone_from(supplies);
+        self.taboo = *taboo;
+        self.castling = *castling;
+        self.ep = *ep;
+        self.ep_victim = *ep_victim;
+        self.halfmove = *halfmove;
+        self.fullmove = *fullmove;
+    }
 }
 
 impl Default for Position {

@@ -5,10 +5,25 @@ use std::ops::{Index, IndexMut};
 use super::Side;
 
 /// One value per side: `x[Side::White]`, `x[Side::Black]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Copy, PartialEq, Eq, Hash, Default)]
 pub struct BySide<T> {
     white: T,
     black: T,
+}
+
+impl<T: Clone> Clone for BySide<T> {
+    fn clone(&self) -> Self {
+        BySide {
+            white: self.white.clone(),
+            black: self.black.clone(),
+        }
+    }
+
+    /// Field by field, so that values with buffers (vectors) reuse them.
+    fn clone_from(&mut self, source: &Self) {
+        self.white.clone_from(&source.white);
+        self.black.clone_from(&source.black);
+    }
 }
 
 impl<T> BySide<T> {
