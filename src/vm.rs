@@ -423,6 +423,10 @@ impl Machine {
                 Mode::Range => {}
             }
         }
+        if mode == Mode::Range && prog.single_leg && prog.marks == 0 && !self.general_only {
+            self.single_leg_range(rules, pos, from, side, prog);
+            return;
+        }
         self.prepare(pos, from);
         self.marks.clear();
         self.marks.resize(usize::from(prog.marks), 0);
@@ -516,6 +520,96 @@ impl Machine {
             stone: fx,
             capturing_leg: capleg,
         });
+    }
+
+    /// The placement range of a program whose every path has at most one leg, read straight
+    /// from the position (no copy of the board, no visited set): the same cells as running it
+    /// in range mode. Only the origin is closed to such a path, and it counts as empty.
+    fn single_leg_range(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        prog: &Program,
+    ) {
+        self.next_epoch(pos.cells.len());
+        let cx = Direct {
+            prog,
+            links: &rules.links,
+            regions: &rules.regions,
+            cells: &pos.cells,
+            side,
+            origin: from,
+        };
+        self.direct_ops(&cx, 0, from);
+    }
+
+    /// Starts a new round of `stamp` marks (sized for `n` cells).
+    fn next_epoch(&mut self, n: usize) {
+        if self.stamp.len() != n {
+            self.stamp = vec![0; n];
+            self.slot = vec![0; n];
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+    }
+
+    /// Runs the ops of a single-leg program from `pc` on `cur` (the origin until a leg has
+    /// landed), adding the accepted cells to the range.
+    fn direct_ops(&mut self, cx: &Direct<'_>, mut pc: usize, cur: Cell) {
+        let at_origin = cur == cx.origin;
+        loop {
+            match cx.prog.ops[pc] {
+                Op::Emit(l) => {
+                    cx.leg_landings(&cx.prog.legs[l as usize], &mut |t| self.range_add(t));
+                    pc += 1;
+                }
+                Op::Leg(l) => {
+                    // One leg per path: after it only region tests and the accept remain.
+                    if at_origin {
+                        let mut landed = std::mem::take(&mut self.sorted);
+                        landed.clear();
+                        cx.leg_landings(&cx.prog.legs[l as usize], &mut |t| landed.push(t));
+                        for &t in &landed {
+                            self.direct_ops(cx, pc + 1, t);
+                        }
+                        self.sorted = landed;
+                    }
+                    return;
+                }
+                Op::Split(a, b) | Op::Greedy(a, b, _) => {
+                    self.direct_ops(cx, a as usize, cur);
+                    pc = b as usize;
+                }
+                Op::Mark(_) => pc += 1,
+                Op::Goto(t) => pc = t as usize,
+                Op::At(r) => {
+                    if !cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        return;
+                    }
+                    pc += 1;
+                }
+                Op::Accept => {
+                    self.range_add(cur);
+                    return;
+                }
+                Op::End => return,
+            }
+        }
+    }
+
+    #[inline]
+    fn range_add(&mut self, t: Cell) {
+        let i = t.index();
+        if self.stamp[i] != self.epoch {
+            self.stamp[i] = self.epoch;
+            self.range.push(t);
+        }
     }
 
     /// Whether a path may not enter `c`: a cell visited before, or for a free walk only the
@@ -999,6 +1093,137 @@ impl Machine {
             stone: fx,
             capturing_leg: capleg,
         });
+    }
+}
+
+/// A single-leg program run straight on the position (see [`Machine::single_leg_range`]).
+struct Direct<'a> {
+    prog: &'a Program,
+    links: &'a LinkTable,
+    regions: &'a [Region],
+    cells: &'a [Occupant],
+    side: Side,
+    origin: Cell,
+}
+
+impl Direct<'_> {
+    /// What stands on `c` for the path: the origin is empty (the piece has left it), no cell
+    /// is a hole.
+    #[inline]
+    fn bit(&self, c: Cell) -> u32 {
+        if c == NO_CELL {
+            Filter::HOLE_BIT
+        } else {
+            self.occ(c).bit_for(self.side)
+        }
+    }
+
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        if c == self.origin {
+            Occupant::EMPTY
+        } else {
+            self.cells[c.index()]
+        }
+    }
+
+    /// Every cell the leg lands on from the origin in range mode (landing rules do not apply;
+    /// the origin is never landed on): the general interpreter's walk of each leg kind.
+    fn leg_landings(&self, l: &LegCode, land: &mut impl FnMut(Cell)) {
+        let (side, links, cur) = (self.side, self.links, self.origin);
+        for (i, &v) in l.vecs[side].iter().enumerate() {
+            match l.kind {
+                LegKind::Step | LegKind::Leap => {
+                    let t = links.link(v, cur);
+                    if t == NO_CELL || t == cur {
+                        continue;
+                    }
+                    if let Some(alts) = l.paths[side].get(i) {
+                        let free = alts.iter().any(|p| {
+                            p.cells
+                                .iter()
+                                .all(|&pv| p.filter.has(self.bit(links.link(pv, cur))))
+                        });
+                        if !free {
+                            continue;
+                        }
+                    }
+                    land(t);
+                }
+                LegKind::Ride => {
+                    let mut c = cur;
+                    let mut dist = 0u32;
+                    loop {
+                        c = links.link(v, c);
+                        if c == NO_CELL || c == cur {
+                            break;
+                        }
+                        dist += 1;
+                        if dist > l.max {
+                            break;
+                        }
+                        if dist >= l.min {
+                            land(c);
+                        }
+                        if !l.pass.has(self.bit(c)) {
+                            break;
+                        }
+                    }
+                }
+                LegKind::Jump => {
+                    let over = links.link(v, cur);
+                    if over == NO_CELL || !l.pass.has(self.bit(over)) {
+                        continue;
+                    }
+                    let t = links.link(v, over);
+                    if t != NO_CELL && t != cur {
+                        land(t);
+                    }
+                }
+                LegKind::Hop => {
+                    // The screen: the first occupant the hop may use, past cells it may pass.
+                    let mut c = cur;
+                    let screen = loop {
+                        c = links.link(v, c);
+                        if c == NO_CELL {
+                            break NO_CELL;
+                        }
+                        let b = self.bit(c);
+                        if self.occ(c).is_empty() {
+                            if l.pass.has(b) {
+                                continue;
+                            }
+                            break NO_CELL;
+                        }
+                        if l.screen.has(b) {
+                            break c;
+                        }
+                        if !l.pass.has(b) {
+                            break NO_CELL;
+                        }
+                    };
+                    if screen == NO_CELL {
+                        continue;
+                    }
+                    // Beyond it: the empty run and the first occupant, within `dist`.
+                    let mut c = screen;
+                    let mut beyond = 0u32;
+                    loop {
+                        c = links.link(v, c);
+                        beyond += 1;
+                        if c == NO_CELL || c == cur || beyond > l.max {
+                            break;
+                        }
+                        if beyond >= l.min {
+                            land(c);
+                        }
+                        if !self.occ(c).is_empty() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 //!
 //! Plain pieces (steps, free leaps and rides along fixed vectors) are run by a fast path of
 //! the VM that reads the position in place: its options, and its answers to attack queries,
-//! must be the general interpreter's.
+//! must be the general interpreter's. So must the placement ranges that programs of one leg
+//! per path read in place.
 //!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
@@ -82,6 +83,14 @@ fn same_options(g: &Game<'_>) {
             show(&a),
             show(&b),
             "{} on {}",
+            text::write_position(r, pos),
+            r.topo.name(c)
+        );
+        // Placement ranges: single-leg range programs are read straight from the position.
+        assert_eq!(
+            fast.range(r, pos, c).to_vec(),
+            general.range(r, pos, c).to_vec(),
+            "{}: the range of the piece on {}",
             text::write_position(r, pos),
             r.topo.name(c)
         );
