@@ -423,8 +423,8 @@ impl Machine {
                 Mode::Range => {}
             }
         }
-        if mode == Mode::Range && prog.single_leg && prog.marks == 0 && !self.general_only {
-            self.single_leg_range(rules, pos, from, side, prog);
+        if prog.single_leg && prog.marks == 0 && !self.general_only {
+            self.single_leg(rules, pos, from, side, prog, mode, out);
             return;
         }
         self.prepare(pos, from);
@@ -522,27 +522,40 @@ impl Machine {
         });
     }
 
-    /// The placement range of a program whose every path has at most one leg, read straight
-    /// from the position (no copy of the board, no visited set): the same cells as running it
-    /// in range mode. Only the origin is closed to such a path, and it counts as empty.
-    fn single_leg_range(
+    /// A program whose every path has at most one leg, run straight on the position (no copy
+    /// of the board, no visited set): the same options, range or attack answer as the general
+    /// interpreter, in the same order. Only the origin is closed to such a path, and it counts
+    /// as empty.
+    #[allow(clippy::too_many_arguments)]
+    fn single_leg(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
         from: Cell,
         side: Side,
         prog: &Program,
+        mode: Mode,
+        out: &mut Options,
     ) {
         self.next_epoch(pos.cells.len());
+        self.caps.clear();
+        self.prev.clear();
+        self.fps.clear();
         let cx = Direct {
             prog,
             links: &rules.links,
             regions: &rules.regions,
             cells: &pos.cells,
+            collectable: rules.collectable,
             side,
             origin: from,
+            mode,
         };
-        self.direct_ops(&cx, 0, from);
+        if mode == Mode::Range {
+            self.direct_ops::<true>(&cx, out, 0, from, StoneEffect::None, false);
+        } else {
+            self.direct_ops::<false>(&cx, out, 0, from, StoneEffect::None, false);
+        }
     }
 
     /// Starts a new round of `stamp` marks (sized for `n` cells).
@@ -560,30 +573,52 @@ impl Machine {
     }
 
     /// Runs the ops of a single-leg program from `pc` on `cur` (the origin until a leg has
-    /// landed), adding the accepted cells to the range.
-    fn direct_ops(&mut self, cx: &Direct<'_>, mut pc: usize, cur: Cell) {
+    /// landed; `fx` and `capleg` are the landing's). `RANGE`: the run is for a placement
+    /// range (one copy of the loop each way, the range's kept lean).
+    #[allow(clippy::too_many_arguments)]
+    fn direct_ops<const RANGE: bool>(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        mut pc: usize,
+        cur: Cell,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
         let at_origin = cur == cx.origin;
         loop {
+            if self.found {
+                return;
+            }
             match cx.prog.ops[pc] {
                 Op::Emit(l) => {
-                    cx.leg_landings(&cx.prog.legs[l as usize], &mut |t| self.range_add(t));
+                    let l = &cx.prog.legs[l as usize];
+                    if RANGE {
+                        cx.leg_landings(l, &mut |t, _| self.range_add(t));
+                    } else {
+                        cx.leg_landings(l, &mut |t, over| {
+                            self.direct_land(cx, out, l, t, over, None);
+                        });
+                    }
                     pc += 1;
                 }
                 Op::Leg(l) => {
                     // One leg per path: after it only region tests and the accept remain.
-                    if at_origin {
-                        let mut landed = std::mem::take(&mut self.sorted);
-                        landed.clear();
-                        cx.leg_landings(&cx.prog.legs[l as usize], &mut |t| landed.push(t));
-                        for &t in &landed {
-                            self.direct_ops(cx, pc + 1, t);
-                        }
-                        self.sorted = landed;
+                    if at_origin && RANGE {
+                        let l = &cx.prog.legs[l as usize];
+                        cx.leg_landings(l, &mut |t, _| {
+                            self.direct_ops::<true>(cx, out, pc + 1, t, StoneEffect::None, false);
+                        });
+                    } else if at_origin {
+                        let l = &cx.prog.legs[l as usize];
+                        cx.leg_landings(l, &mut |t, over| {
+                            self.direct_land(cx, out, l, t, over, Some(pc + 1));
+                        });
                     }
                     return;
                 }
                 Op::Split(a, b) | Op::Greedy(a, b, _) => {
-                    self.direct_ops(cx, a as usize, cur);
+                    self.direct_ops::<RANGE>(cx, out, a as usize, cur, fx, capleg);
                     pc = b as usize;
                 }
                 Op::Mark(_) => pc += 1,
@@ -595,11 +630,76 @@ impl Machine {
                     pc += 1;
                 }
                 Op::Accept => {
-                    self.range_add(cur);
+                    if RANGE {
+                        if !at_origin {
+                            self.range_add(cur);
+                        }
+                    } else if !at_origin {
+                        self.direct_accept(cx, out, cur, fx, capleg);
+                    }
                     return;
                 }
                 Op::End => return,
             }
+        }
+    }
+
+    /// A landing of a single-leg program on `t` (after passing `over`, a hop's screen or a
+    /// jumped cell, or `NO_CELL`): what `land_over` and `land` decide for it (not in a range,
+    /// where nothing is captured and every landing counts).
+    fn direct_land(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        l: &LegCode,
+        t: Cell,
+        over: Cell,
+        next: Option<usize>,
+    ) {
+        if self.found {
+            return;
+        }
+        let Some((captured, fx)) = landing(l, cx.side, cx.occ(t), cx.collectable) else {
+            return;
+        };
+        let taken = l.take
+            && over != NO_CELL
+            && (matches!(cx.occ(over).as_piece(), Some((s, _)) if s != cx.side)
+                || cx.occ(over).as_neutral().is_some());
+        let before = self.caps.len();
+        if taken {
+            self.caps.push(over);
+        }
+        if captured {
+            self.caps.push(t);
+        }
+        let capleg = l.can_capture();
+        match next {
+            None => self.direct_accept(cx, out, t, fx, capleg),
+            Some(pc) => self.direct_ops::<false>(cx, out, pc, t, fx, capleg),
+        }
+        self.caps.truncate(before);
+    }
+
+    /// What `accept` does with a complete path of a single-leg program.
+    fn direct_accept(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        to: Cell,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        match cx.mode {
+            Mode::Range => self.range_add(to),
+            Mode::Attack => {
+                self.found |= match self.goal {
+                    Goal::Cell(c) => self.caps.contains(&c),
+                    Goal::Occupant(o) => self.caps.contains(&to) && cx.occ(to) == o,
+                    Goal::None => false,
+                };
+            }
+            Mode::Moves => self.add_option(out, to, fx, capleg),
         }
     }
 
@@ -1065,6 +1165,12 @@ impl Machine {
             }
             return;
         }
+        self.add_option(out, to, fx, capleg);
+    }
+
+    /// Adds the option of a path ending on `to` with the captures in `caps`, or merges it into
+    /// the option with the same destination and captures.
+    fn add_option(&mut self, out: &mut Options, to: Cell, fx: StoneEffect, capleg: bool) {
         self.sort_caps();
         if let Some(i) = self.find(out, to) {
             out.moves[i].capturing_leg |= capleg;
@@ -1096,14 +1202,16 @@ impl Machine {
     }
 }
 
-/// A single-leg program run straight on the position (see [`Machine::single_leg_range`]).
+/// A single-leg program run straight on the position (see [`Machine::single_leg`]).
 struct Direct<'a> {
     prog: &'a Program,
     links: &'a LinkTable,
     regions: &'a [Region],
     cells: &'a [Occupant],
+    collectable: Filter,
     side: Side,
     origin: Cell,
+    mode: Mode,
 }
 
 impl Direct<'_> {
@@ -1127,9 +1235,10 @@ impl Direct<'_> {
         }
     }
 
-    /// Every cell the leg lands on from the origin in range mode (landing rules do not apply;
-    /// the origin is never landed on): the general interpreter's walk of each leg kind.
-    fn leg_landings(&self, l: &LegCode, land: &mut impl FnMut(Cell)) {
+    /// Every cell the leg may land on from the origin, with the cell passed over (a jump's or
+    /// a hop's, else `NO_CELL`): the general interpreter's walk of each leg kind. What may
+    /// stand on the landing cell is for the caller; the origin is never landed on.
+    fn leg_landings(&self, l: &LegCode, land: &mut impl FnMut(Cell, Cell)) {
         let (side, links, cur) = (self.side, self.links, self.origin);
         for (i, &v) in l.vecs[side].iter().enumerate() {
             match l.kind {
@@ -1148,7 +1257,7 @@ impl Direct<'_> {
                             continue;
                         }
                     }
-                    land(t);
+                    land(t, NO_CELL);
                 }
                 LegKind::Ride => {
                     let mut c = cur;
@@ -1163,7 +1272,7 @@ impl Direct<'_> {
                             break;
                         }
                         if dist >= l.min {
-                            land(c);
+                            land(c, NO_CELL);
                         }
                         if !l.pass.has(self.bit(c)) {
                             break;
@@ -1177,7 +1286,7 @@ impl Direct<'_> {
                     }
                     let t = links.link(v, over);
                     if t != NO_CELL && t != cur {
-                        land(t);
+                        land(t, over);
                     }
                 }
                 LegKind::Hop => {
@@ -1215,7 +1324,7 @@ impl Direct<'_> {
                             break;
                         }
                         if beyond >= l.min {
-                            land(c);
+                            land(c, screen);
                         }
                         if !self.occ(c).is_empty() {
                             break;

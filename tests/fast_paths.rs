@@ -8,8 +8,9 @@
 //!
 //! Plain pieces (steps, free leaps and rides along fixed vectors) are run by a fast path of
 //! the VM that reads the position in place: its options, and its answers to attack queries,
-//! must be the general interpreter's. So must the placement ranges that programs of one leg
-//! per path read in place.
+//! must be the general interpreter's. So must everything a program of one leg per path (lame
+//! leaps, hops, jumps, region conditions) reads in place: options, placement ranges and
+//! attack answers, forwards and backwards.
 //!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
@@ -17,9 +18,11 @@
 
 use std::collections::BTreeSet;
 
+use bulwark::core::PieceKindId;
+use bulwark::core::StoneKindId;
 use bulwark::play::Game;
 use bulwark::vm::{Machine, Options};
-use bulwark::{BUNDLED, Ruleset, Turn, text};
+use bulwark::{BUNDLED, Occupant, Position, Ruleset, Side, Turn, text};
 use proptest::prelude::*;
 
 fn rules(name: &str) -> &'static Ruleset {
@@ -57,8 +60,7 @@ fn starts(name: &str) -> Vec<String> {
 
 /// Every piece's movement options, by the plain fast path where its program is plain and by
 /// the general interpreter: the same options in the same order.
-fn same_options(g: &Game<'_>) {
-    let (r, pos) = (g.rules, g.pos());
+fn same_options(r: &Ruleset, pos: &Position) {
     let (mut fast, mut general) = (Machine::new(), Machine::general_only());
     let (mut a, mut b) = (Options::default(), Options::default());
     for c in r.topo.cells() {
@@ -94,6 +96,24 @@ fn same_options(g: &Game<'_>) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
+        // Attacks tested backwards: a piece of each kind and side standing here, capturing
+        // the first kind of the other side (royal or not, what the check test asks).
+        for k in 0..r.pieces.len() {
+            for side in [Side::White, Side::Black] {
+                let kind = PieceKindId::new(k);
+                let victim = Occupant::piece(side.opponent(), PieceKindId::new(0));
+                assert_eq!(
+                    fast.captures_occupant(r, pos, c, side, kind, victim),
+                    general.captures_occupant(r, pos, c, side, kind, victim),
+                    "{}: a {:?} {} on {} capturing {:?}",
+                    text::write_position(r, pos),
+                    side,
+                    r.pieces[k].name,
+                    r.topo.name(c),
+                    victim
+                );
+            }
+        }
         // Attack queries: the same answer for every target (plain attack programs too).
         for t in r.topo.cells() {
             assert_eq!(
@@ -109,7 +129,7 @@ fn same_options(g: &Game<'_>) {
 }
 
 fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
-    same_options(g);
+    same_options(g.rules, g.pos());
     let fast = g.legal_turns();
     assert_eq!(
         g.count_turns(),
@@ -222,5 +242,49 @@ fn every_royal_variant_and_every_perft_position_is_checked() {
     // Every bundled variant is either here or has no royal piece.
     for (name, _) in BUNDLED {
         assert!(ROYAL.contains(name) || !rules(name).has_royals, "{name}");
+    }
+}
+
+/// Random boards of a small variant whose pieces have one leg per path of every kind (jumps and
+/// hops that take, lame leaps, region tests before and after the leg, stones): the VM's
+/// straight reading against the general interpreter, for both sides to move.
+fn single_leg_board(placed: &[(usize, usize)], black: bool) {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        let text = include_str!("variants/single-leg.toml");
+        Ruleset::from_source("single-leg", text).unwrap()
+    });
+    let mut pos = r.setup.clone();
+    pos.cells.iter_mut().for_each(|c| *c = Occupant::EMPTY);
+    let kinds = r.pieces.len();
+    for &(cell, what) in placed {
+        let what = what % (2 * kinds + r.stones.len());
+        let n = pos.cells.len();
+        pos.cells[cell % n] = if what < 2 * kinds {
+            let side = if what.is_multiple_of(2) {
+                Side::White
+            } else {
+                Side::Black
+            };
+            Occupant::piece(side, PieceKindId::new(what / 2))
+        } else {
+            Occupant::stone(StoneKindId::new(what - 2 * kinds))
+        };
+    }
+    if black {
+        pos.side = Side::Black;
+    }
+    same_options(r, &pos);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn one_leg_programs_read_straight_from_the_board_match_the_interpreter(
+        placed in proptest::collection::vec((0usize..36, 0usize..64), 1..24),
+        black in proptest::bool::ANY,
+    ) {
+        single_leg_board(&placed, black);
     }
 }
