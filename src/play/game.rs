@@ -107,11 +107,12 @@ impl<'r> Game<'r> {
 
     /// The number of legal turns (0 when the game is over).
     pub fn count_turns(&mut self) -> usize {
-        // A rule that looks at the past filters turn by turn: count them one by one.
-        if self.rules.repetition.is_some() {
-            return self.turns(|_| {}).unwrap_or(0);
+        match self.rules.repetition {
+            // A rule that looks at the past filters turn by turn: count them one by one.
+            Some(rep) if rep.verdict == EndVerdict::Illegal => self.turns(|_| {}).unwrap_or(0),
+            _ if self.repetition_end().is_some() => 0,
+            _ => self.generator.count(self.rules, &self.pos).unwrap_or(0),
         }
-        self.generator.count(self.rules, &self.pos).unwrap_or(0)
     }
 
     /// The outcome, if the game is over.
@@ -135,16 +136,8 @@ impl<'r> Game<'r> {
             return self.generator.turns(rules, &self.pos, f);
         };
         if rep.verdict != EndVerdict::Illegal {
-            // A position can come back no sooner than four turns later.
-            let possible = self.history.len() >= 4 * (rep.occurrence as usize - 1);
-            if possible && self.repetitions() + 1 >= rep.occurrence {
-                return Err(Outcome {
-                    winner: match rep.verdict {
-                        EndVerdict::MoverLoses => Some(self.pos.side),
-                        _ => None,
-                    },
-                    reason: Reason::Repetition(rep.occurrence),
-                });
+            if let Some(o) = self.repetition_end() {
+                return Err(o);
             }
             return self.generator.turns(rules, &self.pos, f);
         }
@@ -175,6 +168,24 @@ impl<'r> Game<'r> {
             return Err(no_turn(rules, self.pos.side, in_check));
         }
         Ok(n)
+    }
+
+    /// The end of the game by a `[repetition]` that ends it (not one that makes turns
+    /// illegal), if the current position is its repetition.
+    fn repetition_end(&self) -> Option<Outcome> {
+        let rep = self.rules.repetition?;
+        if rep.verdict == EndVerdict::Illegal {
+            return None;
+        }
+        // A position can come back no sooner than four turns later.
+        let possible = self.history.len() >= 4 * (rep.occurrence as usize - 1);
+        (possible && self.repetitions() + 1 >= rep.occurrence).then(|| Outcome {
+            winner: match rep.verdict {
+                EndVerdict::MoverLoses => Some(self.pos.side),
+                _ => None,
+            },
+            reason: Reason::Repetition(rep.occurrence),
+        })
     }
 
     /// Whether the side to move has a royal piece under attack.

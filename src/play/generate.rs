@@ -38,6 +38,11 @@ struct Core {
     /// The caller only counts (and every pseudo-legal turn is legal): pairs of stones are
     /// counted by formula, not listed.
     count_only: bool,
+    /// The caller only counts and no priority filters turns: quiet moves of simple pieces
+    /// need not be reported (see [`Core::pseudo`]).
+    counting: bool,
+    /// Turns [`Core::pseudo`] counted without reporting them (see its `quiet`).
+    quiet_counted: usize,
     kinds: Vec<Option<PieceKindId>>,
 }
 
@@ -105,15 +110,21 @@ impl Core {
 
     /// Every turn by the rules of movement and stones, without the royal-safety filter.
     /// Returns the count and whether any piece had a movement option.
+    ///
+    /// With `quiet` (the caller only counts, out of check), the moves of a simple piece (not
+    /// royal, no stones) that leave the sensitive cells alone and set off no change of kind
+    /// are counted in `quiet_counted` and not reported: they are legal without a test.
     fn pseudo(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
+        quiet: Option<&Sensitive>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> (usize, bool) {
         let side = pos.side;
         let mut count = 0usize;
         let mut any_move = false;
+        self.quiet_counted = 0;
         for c in rules.topo.cells() {
             let Some((s, kind)) = pos.at(c).as_piece() else {
                 continue;
@@ -134,10 +145,32 @@ impl Core {
                 count += self.actions(rules, pos, c, kind, None, f);
             }
             let opts = std::mem::take(&mut self.opts);
+            let shapes = rules.piece_shapes[kind.index()];
+            let quiet = quiet.filter(|q| {
+                !piece.royal
+                    && piece.changes.iter().all(|ch| ch.on != Trigger::Check)
+                    && shapes.moves
+                    && (rules.stones.is_empty()
+                        || !shapes.move_then_stone
+                        || (piece.stones_per_turn == 0 && piece.removes.is_empty()))
+                    && q.leaves_alone(c)
+            });
             for m in &opts.moves {
+                let captures = opts.captures(m);
+                if quiet.is_some_and(|q| q.untouched_by(m.to, captures))
+                    && piece.changes.iter().all(|ch| {
+                        fires_unplayed(rules, pos, &ch.on, c, m.to, captures) == Some(false)
+                    })
+                {
+                    // Exactly one turn (no change of kind happens), legal: what `after_move`
+                    // and the test would find.
+                    count += 1;
+                    self.quiet_counted += 1;
+                    continue;
+                }
                 let step = Step {
                     to: m.to,
-                    captures: opts.captures(m),
+                    captures,
                     dest: m.stone,
                 };
                 count += self.after_move(rules, pos, c, kind, &step, f);
@@ -329,15 +362,9 @@ impl Core {
         let side = pos.side;
         let mut must = false;
         for ch in &rules.pieces[kind.index()].changes {
-            let fires = match &ch.on {
-                Trigger::Reach { region, enter } => {
-                    let cells = &rules.regions[region.index()].cells[side];
-                    cells.contains(step.to) && !(*enter && cells.contains(from))
-                }
-                Trigger::Capture(kinds) => step.captures.iter().any(|&c| {
-                    matches!(pos.at(c).as_piece(), Some((s, k)) if s != side && (kinds.is_empty() || kinds.contains(&k)))
-                }),
-                Trigger::Check => self.gives_check(rules, pos, from, step),
+            let fires = match fires_unplayed(rules, pos, &ch.on, from, step.to, step.captures) {
+                Some(f) => f,
+                None => self.gives_check(rules, pos, from, step),
             };
             if !fires {
                 continue;
@@ -554,9 +581,12 @@ impl Generator {
     /// are counted by formula.
     pub fn count(&mut self, rules: &Ruleset, pos: &Position) -> Result<usize, Outcome> {
         let t = &rules.turn;
-        self.core.count_only = !(rules.has_royals || t.capture_compulsory || t.most_captures);
+        let unfiltered = !(t.capture_compulsory || t.most_captures);
+        self.core.count_only = unfiltered && !rules.has_royals;
+        self.core.counting = unfiltered && !self.exhaustive;
         let r = self.turns(rules, pos, |_| {});
         self.core.count_only = false;
+        self.core.counting = false;
         r
     }
 
@@ -654,8 +684,9 @@ impl Generator {
                 exhaustive,
             } = self;
             let bounded = !in_check && !*exhaustive && sensitive.compute(rules, pos, side);
+            let quiet = (bounded && core.counting).then_some(&*sensitive);
             let mut n = 0;
-            core.pseudo(rules, pos, &mut |t| {
+            core.pseudo(rules, pos, quiet, &mut |t| {
                 // Out of check, a turn that leaves every line and leg towards the royal pieces
                 // alone (and moves no royal piece) cannot expose them: no test needed.
                 let quiet = bounded
@@ -674,6 +705,7 @@ impl Generator {
                     n += 1;
                 }
             });
+            n += core.quiet_counted;
             if n == 0 {
                 let in_check = !self.check.royals_safe(rules, pos, side);
                 return Err(no_turn(rules, side, in_check));
@@ -696,7 +728,7 @@ impl Generator {
                 });
             }
         }
-        let (count, any_move) = self.core.pseudo(rules, pos, &mut f);
+        let (count, any_move) = self.core.pseudo(rules, pos, None, &mut f);
         if count == 0 {
             return Err(Outcome {
                 winner: Some(side.opponent()),
@@ -708,6 +740,30 @@ impl Generator {
             });
         }
         Ok(count)
+    }
+}
+
+/// Whether the event `on` happens when the piece on `from` moves to `to` capturing `captures`,
+/// where that can be told without playing the move (`None`: a check, which needs it played).
+#[inline]
+fn fires_unplayed(
+    rules: &Ruleset,
+    pos: &Position,
+    on: &Trigger,
+    from: Cell,
+    to: Cell,
+    captures: &[Cell],
+) -> Option<bool> {
+    let side = pos.side;
+    match on {
+        Trigger::Reach { region, enter } => {
+            let cells = &rules.regions[region.index()].cells[side];
+            Some(cells.contains(to) && !(*enter && cells.contains(from)))
+        }
+        Trigger::Capture(kinds) => Some(captures.iter().any(|&c| {
+            matches!(pos.at(c).as_piece(), Some((s, k)) if s != side && (kinds.is_empty() || kinds.contains(&k)))
+        })),
+        Trigger::Check => None,
     }
 }
 
@@ -867,11 +923,21 @@ impl AttackLines {
 impl Sensitive {
     /// Whether the turn leaves every sensitive cell alone.
     fn untouched(&self, t: &TurnView<'_>) -> bool {
-        !self.vacate.contains(t.from)
-            && !self.land.contains(t.from)
-            && t.to
-                .is_none_or(|c| !self.land.contains(c) && !self.vacate.contains(c))
-            && t.captures.iter().all(|&c| !self.vacate.contains(c))
+        self.leaves_alone(t.from) && t.to.is_none_or(|c| self.untouched_by(c, t.captures))
+    }
+
+    /// Whether a piece leaving `from` leaves the sensitive cells alone.
+    #[inline]
+    fn leaves_alone(&self, from: Cell) -> bool {
+        !self.vacate.contains(from) && !self.land.contains(from)
+    }
+
+    /// Whether a move to `to` capturing `captures` leaves the sensitive cells alone.
+    #[inline]
+    fn untouched_by(&self, to: Cell, captures: &[Cell]) -> bool {
+        !self.land.contains(to)
+            && !self.vacate.contains(to)
+            && captures.iter().all(|&c| !self.vacate.contains(c))
     }
 
     /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
