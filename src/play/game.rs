@@ -179,7 +179,7 @@ impl<'r> Game<'r> {
         }
         // A position can come back no sooner than four turns later.
         let possible = self.history.len() >= 4 * (rep.occurrence as usize - 1);
-        (possible && self.repetitions() + 1 >= rep.occurrence).then(|| Outcome {
+        (possible && self.repetitions() + 1 >= rep.occurrence).then_some(Outcome {
             winner: match rep.verdict {
                 EndVerdict::MoverLoses => Some(self.pos.side),
                 _ => None,
