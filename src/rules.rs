@@ -462,6 +462,9 @@ pub struct Ruleset {
     /// Cells where each side (outer) may place each stone kind (inner) by the placement
     /// rules, filled by the loader from `placement`.
     pub allowed: Vec<CellSet>,
+    /// The same per side and cell as a mask of stone kinds (bit `k` for kind `k`), where there
+    /// are at most 64 kinds (else empty): `side * cells + cell`.
+    pub allowed_kinds: Vec<u64>,
     /// The turn counter's resets and limit.
     pub clock: Clock,
     /// Repetition of positions, when the variant has a rule about it.
@@ -629,6 +632,36 @@ impl Ruleset {
                     }
                 }
                 out.push(set);
+            }
+        }
+        out
+    }
+
+    /// The stone kinds `side` may place on `cell` by the placement rules, as a mask (see
+    /// [`Ruleset::allowed_kinds`]); `None` with more than 64 kinds.
+    #[inline]
+    pub fn allowed_mask(&self, side: Side, cell: Cell) -> Option<u64> {
+        self.allowed_kinds
+            .get(side.index() * self.topo.len() + cell.index())
+            .copied()
+    }
+
+    /// [`Ruleset::allowed_kinds`] from [`Ruleset::allowed`].
+    pub fn allowed_masks(&self) -> Vec<u64> {
+        if self.stones.len() > 64 || self.allowed.len() != 2 * self.stones.len() {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(2 * self.topo.len());
+        for side in Side::BOTH {
+            for c in 0..self.topo.len() {
+                let cell = Cell::new(c);
+                let mut m = 0u64;
+                for k in 0..self.stones.len() {
+                    if self.allowed[side.index() * self.stones.len() + k].contains(cell) {
+                        m |= 1 << k;
+                    }
+                }
+                out.push(m);
             }
         }
         out

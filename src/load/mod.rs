@@ -486,8 +486,10 @@ impl<'s> Loader<'s> {
             drops,
             neutral,
             allowed: Vec::new(),
+            allowed_kinds: Vec::new(),
         };
         rules.allowed = rules.placement_table();
+        rules.allowed_kinds = rules.allowed_masks();
         rules.setup = self.setup(&def, &rules)?;
         Some(rules)
     }

@@ -424,6 +424,9 @@ impl Core {
     ) -> usize {
         let side = pos.side;
         let piece = &rules.pieces[kind.index()];
+        if self.count_only && 2 * rules.stones.len() <= GROUPS {
+            return self.count_actions(rules, pos, kind);
+        }
         let base = match movement {
             Some((v, _)) => *v,
             None => TurnView::staying(at),
@@ -496,61 +499,178 @@ impl Core {
     }
 }
 
-/// The number of pairs of single placements that make a two-stone turn: two different cells,
-/// a kind twice only with two in supply, no more explosions than `explosions` (the same rule
-/// as the listing in [`Core::actions`], counted without enumerating the pairs). The singles
-/// of one cell are adjacent (they are listed cell by cell).
+impl Core {
+    /// The number of stone actions [`Core::actions`] would report, counted without listing
+    /// them: an empty cell's stones read from the placement mask, other cells asked of the
+    /// placement rule, pairs by [`StoneCount`].
+    fn count_actions(&self, rules: &Ruleset, pos: &Position, kind: PieceKindId) -> usize {
+        let side = pos.side;
+        let piece = &rules.pieces[kind.index()];
+        let supply = &pos.supplies[side];
+        let mut count = StoneCount::new(supply, rules.turn.explosions);
+        if piece.stones_per_turn > 0 {
+            let in_supply = supply
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n > 0)
+                .fold(0u64, |m, (k, _)| m | 1 << k);
+            let pairs = piece.stones_per_turn >= 2;
+            for &cell in &self.range {
+                if pos.at(cell).is_empty()
+                    && pos.taboo != Some(cell)
+                    && let Some(allowed) = rules.allowed_mask(side, cell)
+                {
+                    if pairs {
+                        count.add_empty(allowed & in_supply);
+                    } else {
+                        count.singles += (allowed & in_supply).count_ones() as usize;
+                    }
+                    continue;
+                }
+                let mut groups = [0u8; GROUPS];
+                let mut n = 0;
+                placements(rules, pos, side, kind, cell, |k, e| {
+                    // At most 8 kinds here (`2 * kinds <= GROUPS`): the group fits a byte.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let g = (2 * k.index() + usize::from(e == PlaceEffect::Explode)) as u8;
+                    groups[n] = g;
+                    n += 1;
+                });
+                count.add_cell(&groups[..n]);
+            }
+        }
+        let mut n = count.singles;
+        if piece.stones_per_turn >= 2 {
+            n += count.pairs();
+        }
+        if !piece.removes.is_empty() {
+            n += self
+                .range
+                .iter()
+                .filter(|&&c| {
+                    pos.at(c)
+                        .as_stone()
+                        .is_some_and(|s| piece.removes.contains(&s))
+                })
+                .count();
+        }
+        n
+    }
+}
+
+/// Groups of single placements (stone kind and whether it explodes, `2 * kind + explodes`)
+/// that [`StoneCount`] counts by formula.
+const GROUPS: usize = 16;
+
+/// The one- and two-stone turns of a piece, counted cell by cell without listing them: the
+/// singles of each cell are added by their group; the pairs are the products of the group
+/// sizes (two different cells; a kind twice only with two in supply; no more explosions than
+/// `[turn] explosions`: the rule the listing in [`Core::actions`] applies) less the pairs of
+/// one cell, which the products include.
+struct StoneCount<'a> {
+    supply: &'a [u32],
+    explosions: u32,
+    size: [u32; GROUPS],
+    singles: usize,
+    same_cell: usize,
+}
+
+impl<'a> StoneCount<'a> {
+    fn new(supply: &'a [u32], explosions: u32) -> Self {
+        StoneCount {
+            supply,
+            explosions,
+            size: [0; GROUPS],
+            singles: 0,
+            same_cell: 0,
+        }
+    }
+
+    /// Whether a single of group `a` and one of group `b` on different cells make a turn.
+    #[inline]
+    fn valid(&self, a: usize, b: usize) -> bool {
+        let (ka, kb) = (a / 2, b / 2);
+        (ka != kb || self.supply[ka] >= 2) && (a % 2 + b % 2) as u32 <= self.explosions
+    }
+
+    /// The singles of one cell, by group.
+    fn add_cell(&mut self, groups: &[u8]) {
+        self.singles += groups.len();
+        for (i, &a) in groups.iter().enumerate() {
+            self.size[usize::from(a)] += 1;
+            for &b in &groups[i + 1..] {
+                if self.valid(usize::from(a), usize::from(b)) {
+                    self.same_cell += 1;
+                }
+            }
+        }
+    }
+
+    /// The singles of an empty cell: a stone of each kind in `kinds`, none exploding (any two
+    /// of them are different kinds, so every pair of them counts).
+    #[inline]
+    fn add_empty(&mut self, mut kinds: u64) {
+        if kinds == 0 {
+            return;
+        }
+        let n = kinds.count_ones() as usize;
+        self.singles += n;
+        self.same_cell += n * (n - 1) / 2;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            self.size[2 * k] += 1;
+            kinds &= kinds - 1;
+        }
+    }
+
+    /// The pairs of singles on different cells that make a two-stone turn.
+    fn pairs(&self) -> usize {
+        let mut n = 0usize;
+        for a in 0..GROUPS {
+            let sa = self.size[a] as usize;
+            if sa == 0 {
+                continue;
+            }
+            if self.valid(a, a) {
+                n += sa * (sa - 1) / 2;
+            }
+            for b in a + 1..GROUPS {
+                if self.size[b] != 0 && self.valid(a, b) {
+                    n += sa * self.size[b] as usize;
+                }
+            }
+        }
+        n - self.same_cell
+    }
+}
+
+/// The number of pairs of single placements that make a two-stone turn, by [`StoneCount`].
+/// The singles of one cell are adjacent (they are listed cell by cell).
 fn pair_count(
     singles: &[(StoneKindId, Cell, bool)],
     supply: &[u32],
     explosions: u32,
     kinds: usize,
 ) -> usize {
-    // Groups: stone kind and whether it explodes.
-    const MAX: usize = 16;
-    if 2 * kinds > MAX {
+    if 2 * kinds > GROUPS {
         return pair_count_slow(singles, supply, explosions);
     }
-    let group = |&(k, _, e): &(StoneKindId, Cell, bool)| 2 * k.index() + usize::from(e);
-    let valid = |a: usize, b: usize| {
-        let (ka, kb) = (a / 2, b / 2);
-        (ka != kb || supply[ka] >= 2) && (a % 2 + b % 2) as u32 <= explosions
-    };
-    let mut size = [0usize; MAX];
-    for x in singles {
-        size[group(x)] += 1;
-    }
-    let mut n = 0usize;
-    for a in 0..2 * kinds {
-        if size[a] == 0 {
-            continue;
-        }
-        if valid(a, a) {
-            n += size[a] * (size[a] - 1) / 2;
-        }
-        for b in a + 1..2 * kinds {
-            if valid(a, b) {
-                n += size[a] * size[b];
-            }
-        }
-    }
-    // Less the pairs on one cell, which the products above counted.
+    let mut count = StoneCount::new(supply, explosions);
+    let mut groups = [0u8; GROUPS];
     let mut i = 0;
     while i < singles.len() {
-        let mut j = i + 1;
+        let mut j = i;
         while j < singles.len() && singles[j].1 == singles[i].1 {
+            // At most `GROUPS` (16) groups: the index fits a byte.
+            #[allow(clippy::cast_possible_truncation)]
+            let g = (2 * singles[j].0.index() + usize::from(singles[j].2)) as u8;
+            groups[j - i] = g;
             j += 1;
         }
-        for x in i..j {
-            for y in x + 1..j {
-                if valid(group(&singles[x]), group(&singles[y])) {
-                    n -= 1;
-                }
-            }
-        }
+        count.add_cell(&groups[..j - i]);
         i = j;
     }
-    n
+    count.pairs()
 }
 
 /// The same count by enumerating the pairs.
