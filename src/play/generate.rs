@@ -43,6 +43,11 @@ struct Core {
     counting: bool,
     /// Turns [`Core::pseudo`] counted without reporting them (see its `quiet`).
     quiet_counted: usize,
+    /// The position being generated from, kept equal to it during [`Core::pseudo`]: a move
+    /// is played on it for its stone actions and taken back (no copy per move).
+    moved: Position,
+    /// The cells the move played on `moved` changed, with what stood there.
+    changed: Vec<(Cell, Occupant)>,
     kinds: Vec<Option<PieceKindId>>,
 }
 
@@ -125,6 +130,9 @@ impl Core {
         let mut count = 0usize;
         let mut any_move = false;
         self.quiet_counted = 0;
+        if !rules.stones.is_empty() {
+            self.moved.clone_from(pos);
+        }
         for c in rules.topo.cells() {
             let Some((s, kind)) = pos.at(c).as_piece() else {
                 continue;
@@ -325,14 +333,24 @@ impl Core {
                 && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
                 && shapes.move_then_stone
             {
-                let mut scratch = std::mem::take(&mut self.scratch);
-                scratch.clone_from(pos);
-                move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
+                // Played on `moved` (equal to `pos`), taken back after.
+                let mut moved = std::mem::take(&mut self.moved);
+                let mut changed = std::mem::take(&mut self.changed);
+                changed.clear();
+                move_pieces(rules, &mut moved, &view, &mut |c, old, _| {
+                    changed.push((c, old));
+                });
                 self.range.clear();
                 self.range
-                    .extend_from_slice(self.vm.range(rules, &scratch, step.to));
-                with_stones = self.actions(rules, &scratch, step.to, now, Some((&view, from)), f);
-                self.scratch = scratch;
+                    .extend_from_slice(self.vm.range(rules, &moved, step.to));
+                with_stones = self.actions(rules, &moved, step.to, now, Some((&view, from)), f);
+                for &(c, old) in changed.iter().rev() {
+                    moved.cells[c.index()] = old;
+                }
+                // A move changes the mover's hand only (collected stones, passive captures).
+                moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
+                self.moved = moved;
+                self.changed = changed;
             }
             count += with_stones;
             // A compulsory stone: the plain move only when no stone can follow it.
