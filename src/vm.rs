@@ -423,7 +423,10 @@ impl Machine {
                 Mode::Range => {}
             }
         }
-        if prog.single_leg && prog.marks == 0 && !self.general_only {
+        // Straight on the position: one leg per path; for a range (nothing is taken on the
+        // way), two.
+        let direct = prog.single_leg || (mode == Mode::Range && prog.max_legs <= 2);
+        if direct && prog.marks == 0 && !self.general_only {
             self.single_leg(rules, pos, from, side, prog, mode, out);
             return;
         }
@@ -552,9 +555,9 @@ impl Machine {
             mode,
         };
         if mode == Mode::Range {
-            self.direct_ops::<true>(&cx, out, 0, from, StoneEffect::None, false);
+            self.direct_ops::<true>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
         } else {
-            self.direct_ops::<false>(&cx, out, 0, from, StoneEffect::None, false);
+            self.direct_ops::<false>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
         }
     }
 
@@ -572,9 +575,10 @@ impl Machine {
         }
     }
 
-    /// Runs the ops of a single-leg program from `pc` on `cur` (the origin until a leg has
-    /// landed; `fx` and `capleg` are the landing's). `RANGE`: the run is for a placement
-    /// range (one copy of the loop each way, the range's kept lean).
+    /// Runs the ops of a program from `pc` on `cur`, after `legs` legs (the last landed on an
+    /// occupant if `term`; `fx` and `capleg` are its landing's). `RANGE`: the run is for a
+    /// placement range, where a path may have two legs (one copy of the loop each way, the
+    /// range's kept lean); else one.
     #[allow(clippy::too_many_arguments)]
     fn direct_ops<const RANGE: bool>(
         &mut self,
@@ -582,10 +586,11 @@ impl Machine {
         out: &mut Options,
         mut pc: usize,
         cur: Cell,
+        legs: u8,
+        term: bool,
         fx: StoneEffect,
         capleg: bool,
     ) {
-        let at_origin = cur == cx.origin;
         loop {
             if self.found {
                 return;
@@ -594,31 +599,40 @@ impl Machine {
                 Op::Emit(l) => {
                     let l = &cx.prog.legs[l as usize];
                     if RANGE {
-                        cx.leg_landings(l, &mut |t, _| self.range_add(t));
+                        cx.leg_landings(l, cur, &mut |t, _| self.range_add(t));
                     } else {
-                        cx.leg_landings(l, &mut |t, over| {
+                        cx.leg_landings(l, cur, &mut |t, over| {
                             self.direct_land(cx, out, l, t, over, None);
                         });
                     }
                     pc += 1;
                 }
                 Op::Leg(l) => {
-                    // One leg per path: after it only region tests and the accept remain.
-                    if at_origin && RANGE {
-                        let l = &cx.prog.legs[l as usize];
-                        cx.leg_landings(l, &mut |t, _| {
-                            self.direct_ops::<true>(cx, out, pc + 1, t, StoneEffect::None, false);
+                    let l = &cx.prog.legs[l as usize];
+                    if RANGE && legs < 2 && !term {
+                        cx.leg_landings(l, cur, &mut |t, _| {
+                            let term = !cx.occ(t).is_empty();
+                            self.direct_ops::<true>(
+                                cx,
+                                out,
+                                pc + 1,
+                                t,
+                                legs + 1,
+                                term,
+                                StoneEffect::None,
+                                false,
+                            );
                         });
-                    } else if at_origin {
-                        let l = &cx.prog.legs[l as usize];
-                        cx.leg_landings(l, &mut |t, over| {
+                    } else if !RANGE && legs == 0 {
+                        // One leg per path: after it only region tests and the accept remain.
+                        cx.leg_landings(l, cur, &mut |t, over| {
                             self.direct_land(cx, out, l, t, over, Some(pc + 1));
                         });
                     }
                     return;
                 }
                 Op::Split(a, b) | Op::Greedy(a, b, _) => {
-                    self.direct_ops::<RANGE>(cx, out, a as usize, cur, fx, capleg);
+                    self.direct_ops::<RANGE>(cx, out, a as usize, cur, legs, term, fx, capleg);
                     pc = b as usize;
                 }
                 Op::Mark(_) => pc += 1,
@@ -630,12 +644,12 @@ impl Machine {
                     pc += 1;
                 }
                 Op::Accept => {
-                    if RANGE {
-                        if !at_origin {
+                    if legs > 0 {
+                        if RANGE {
                             self.range_add(cur);
+                        } else {
+                            self.direct_accept(cx, out, cur, fx, capleg);
                         }
-                    } else if !at_origin {
-                        self.direct_accept(cx, out, cur, fx, capleg);
                     }
                     return;
                 }
@@ -676,7 +690,7 @@ impl Machine {
         let capleg = l.can_capture();
         match next {
             None => self.direct_accept(cx, out, t, fx, capleg),
-            Some(pc) => self.direct_ops::<false>(cx, out, pc, t, fx, capleg),
+            Some(pc) => self.direct_ops::<false>(cx, out, pc, t, 1, false, fx, capleg),
         }
         self.caps.truncate(before);
     }
@@ -1235,16 +1249,24 @@ impl Direct<'_> {
         }
     }
 
-    /// Every cell the leg may land on from the origin, with the cell passed over (a jump's or
-    /// a hop's, else `NO_CELL`): the general interpreter's walk of each leg kind. What may
-    /// stand on the landing cell is for the caller; the origin is never landed on.
-    fn leg_landings(&self, l: &LegCode, land: &mut impl FnMut(Cell, Cell)) {
-        let (side, links, cur) = (self.side, self.links, self.origin);
+    /// Whether a path from `cur` may not enter `c`: it has been there (a path of at most two
+    /// legs has been on the origin and on `cur` only).
+    #[inline]
+    fn visited(&self, cur: Cell, c: Cell) -> bool {
+        c == cur || c == self.origin
+    }
+
+    /// Every cell the leg may land on from `cur` (the origin, or the first leg's landing),
+    /// with the cell passed over (a jump's or a hop's, else `NO_CELL`): the general
+    /// interpreter's walk of each leg kind. What may stand on the landing cell is for the
+    /// caller; no cell of the path is landed on again.
+    fn leg_landings(&self, l: &LegCode, cur: Cell, land: &mut impl FnMut(Cell, Cell)) {
+        let (side, links) = (self.side, self.links);
         for (i, &v) in l.vecs[side].iter().enumerate() {
             match l.kind {
                 LegKind::Step | LegKind::Leap => {
                     let t = links.link(v, cur);
-                    if t == NO_CELL || t == cur {
+                    if t == NO_CELL || self.visited(cur, t) {
                         continue;
                     }
                     if let Some(alts) = l.paths[side].get(i) {
@@ -1264,7 +1286,7 @@ impl Direct<'_> {
                     let mut dist = 0u32;
                     loop {
                         c = links.link(v, c);
-                        if c == NO_CELL || c == cur {
+                        if c == NO_CELL || self.visited(cur, c) {
                             break;
                         }
                         dist += 1;
@@ -1285,7 +1307,7 @@ impl Direct<'_> {
                         continue;
                     }
                     let t = links.link(v, over);
-                    if t != NO_CELL && t != cur {
+                    if t != NO_CELL && !self.visited(cur, t) {
                         land(t, over);
                     }
                 }
@@ -1320,7 +1342,7 @@ impl Direct<'_> {
                     loop {
                         c = links.link(v, c);
                         beyond += 1;
-                        if c == NO_CELL || c == cur || beyond > l.max {
+                        if c == NO_CELL || self.visited(cur, c) || beyond > l.max {
                             break;
                         }
                         if beyond >= l.min {

@@ -170,6 +170,8 @@ pub struct Program {
     pub chains: bool,
     /// Whether every path has at most one leg (region conditions aside).
     pub single_leg: bool,
+    /// The most legs a path can have (`u32::MAX`: no bound).
+    pub max_legs: u32,
     /// A plain program: only `emit` ops over steps, free leaps and rides along fixed vectors
     /// (no paths, no regions, no hops or jumps, nothing taken in passing). The VM lists its
     /// options without copying the board (see [`Program::is_plain`]); set by the loader.
@@ -414,8 +416,8 @@ pub fn attacks_reverse(attacks: &Program, links: &LinkTable, all_enemies: Filter
         })
 }
 
-/// Whether every path through the node takes at most one leg.
-fn at_most_one_leg(n: &Node) -> bool {
+/// The most legs a path of the definition can have (`u32::MAX`: no bound).
+fn most_legs(n: &Node) -> u32 {
     fn most(n: &Node) -> u32 {
         match n {
             Node::Leg(_) | Node::Fragment(_) => 1,
@@ -429,7 +431,7 @@ fn at_most_one_leg(n: &Node) -> bool {
             },
         }
     }
-    most(n) <= 1
+    most(n)
 }
 
 fn nullable(n: &Node) -> bool {
@@ -483,6 +485,7 @@ impl<'a> Compiler<'a> {
                 legs: Vec::new(),
                 chains: false,
                 single_leg: true,
+                max_legs: 1,
                 plain: false,
                 marks: 0,
             });
@@ -555,7 +558,8 @@ impl<'a> Compiler<'a> {
                 ops: e.ops,
                 legs: e.legs,
                 chains: e.chains,
-                single_leg: at_most_one_leg(node),
+                single_leg: most_legs(node) <= 1,
+                max_legs: most_legs(node),
                 plain: false,
                 marks: e.marks,
             })
