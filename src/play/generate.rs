@@ -130,6 +130,11 @@ impl Core {
         let mut count = 0usize;
         let mut any_move = false;
         self.quiet_counted = 0;
+        // En passant: the cell passed over and the piece that passed it, found once.
+        let ep = pos
+            .ep
+            .filter(|&t| pos.at(t).is_empty())
+            .and_then(|t| Some((t, ep_victim(rules, pos)?)));
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
@@ -187,18 +192,20 @@ impl Core {
             // En passant: the piece's captures may land on the en-passant cell, taking the
             // piece that passed over it.
             if piece.en_passant
-                && let Some(target) = pos.ep
-                && pos.at(target).is_empty()
-                && let Some(victim) = ep_victim(rules, pos)
+                && let Some((target, victim)) = ep
             {
-                let mut probe = pos.clone();
+                let mut probe = std::mem::take(&mut self.scratch);
+                probe.clone_from(pos);
                 probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
-                self.vm.moves(rules, &probe, c, &mut self.attack);
-                let hits = self
-                    .attack
-                    .moves
-                    .iter()
-                    .any(|m| m.to == target && self.attack.captures(m) == [target]);
+                // Only a piece that attacks the cell can capture on it alone.
+                let hits = self.vm.captures_cell(rules, &probe, c, target) && {
+                    self.vm.moves(rules, &probe, c, &mut self.attack);
+                    self.attack
+                        .moves
+                        .iter()
+                        .any(|m| m.to == target && self.attack.captures(m) == [target])
+                };
+                self.scratch = probe;
                 if hits {
                     any_move = true;
                     let step = Step {
