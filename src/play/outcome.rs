@@ -172,11 +172,20 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
     }
     if rules.has_royals {
+        // One pass for both sides' royal pieces.
+        let mut has = crate::core::BySide::new(false, false);
+        for o in &pos.cells {
+            if let Some((s, k)) = o.as_piece()
+                && rules.pieces[k.index()].royal
+            {
+                has[s] = true;
+                if has[s.opponent()] {
+                    break;
+                }
+            }
+        }
         for side in [pos.side, mover] {
-            let has = pos.cells.iter().any(|o| {
-                matches!(o.as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
-            });
-            if !has {
+            if !has[side] {
                 return Some(Outcome {
                     winner: Some(side.opponent()),
                     reason: Reason::RoyalCaptured,
