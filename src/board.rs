@@ -224,7 +224,8 @@ impl Topology {
 
     /// File and rank index (from 0) of a cell (board-internal).
     #[inline]
-    fn coord(&self, c: Cell) -> (i32, i32) {
+    /// The cell's (file, rank) indices.
+    pub fn coord(&self, c: Cell) -> (i32, i32) {
         let (f, r) = self.coords[c.index()];
         (i32::from(f), i32::from(r))
     }

@@ -339,6 +339,14 @@ impl Machine {
         let Some((side, kind)) = pos.at(from).as_piece() else {
             return false;
         };
+        // Out of the legs' geometric reach: no run needed.
+        if !self.general_only
+            && !rules.pieces[kind.index()]
+                .attacks
+                .could_capture(&rules.topo, side, from, target)
+        {
+            return false;
+        }
         self.attack_query(rules, pos, from, side, kind, Goal::Cell(target))
     }
 

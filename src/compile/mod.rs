@@ -172,6 +172,9 @@ pub struct Program {
     pub single_leg: bool,
     /// The most legs a path can have (`u32::MAX`: no bound).
     pub max_legs: u32,
+    /// Where a path of a program of one leg can capture, relative to its cell (see
+    /// [`Program::could_capture`]); `None` when that cannot be bounded. Set by the loader.
+    pub reach: Option<BySide<Vec<Reach>>>,
     /// A plain program: only `emit` ops over steps, free leaps and rides along fixed vectors
     /// (no paths, no regions, no hops or jumps, nothing taken in passing). The VM lists its
     /// options without copying the board (see [`Program::is_plain`]); set by the loader.
@@ -181,7 +184,82 @@ pub struct Program {
     pub marks: u16,
 }
 
+/// Cells a leg can capture on, relative to its start: the multiples `k * v` for `k` in
+/// `min..=max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    /// The offset (files, ranks).
+    pub v: (i8, i8),
+    /// The fewest multiples.
+    pub min: u32,
+    /// The most.
+    pub max: u32,
+}
+
 impl Program {
+    /// [`Program::reach`] with these link tables: per side, where each leg can capture
+    /// (landing, or taking the cell it passes); `None` for a program with paths of several
+    /// legs or vectors that depend on the cell's class.
+    pub fn reach_table(&self, links: &crate::board::LinkTable) -> Option<BySide<Vec<Reach>>> {
+        if !self.single_leg || self.marks != 0 {
+            return None;
+        }
+        let mut out = BySide::new(Vec::new(), Vec::new());
+        for l in self.legs.iter().filter(|l| l.can_capture()) {
+            for (side, vecs) in l.vecs.iter() {
+                for &v in vecs {
+                    if links.is_virtual(v) {
+                        return None;
+                    }
+                    let (min, max) = match l.kind {
+                        LegKind::Step | LegKind::Leap => (1, 1),
+                        LegKind::Ride => (l.min.max(1), l.max),
+                        // The jumped cell (taken) or the one beyond it.
+                        LegKind::Jump => (if l.take { 1 } else { 2 }, 2),
+                        // The screen (taken) or beyond it, as far as the board goes.
+                        LegKind::Hop => (if l.take { 1 } else { 1 + l.min.max(1) }, u32::MAX),
+                    };
+                    out[side].push(Reach {
+                        v: links.vector(v),
+                        min,
+                        max,
+                    });
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether a piece of `side` on `from` running this program could capture on `to` at all,
+    /// by the geometry of its legs alone (true when the program has no [`Program::reach`]).
+    pub fn could_capture(
+        &self,
+        topo: &crate::board::Topology,
+        side: Side,
+        from: crate::board::Cell,
+        to: crate::board::Cell,
+    ) -> bool {
+        let Some(reach) = &self.reach else {
+            return true;
+        };
+        let ((ff, fr), (tf, tr)) = (topo.coord(from), topo.coord(to));
+        let (df, dr) = (tf - ff, tr - fr);
+        reach[side].iter().any(|r| {
+            let (vf, vr) = (i32::from(r.v.0), i32::from(r.v.1));
+            let k = if vf != 0 {
+                df / vf
+            } else if vr != 0 {
+                dr / vr
+            } else {
+                0
+            };
+            k >= 1
+                && k * vf == df
+                && k * vr == dr
+                && u32::try_from(k).is_ok_and(|k| k >= r.min && k <= r.max)
+        })
+    }
+
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
     /// an `emit` (then the end), every leg a step, a leap without paths or a ride, that takes
     /// nothing in passing, along vectors that are the same from every cell.
@@ -486,6 +564,7 @@ impl<'a> Compiler<'a> {
                 chains: false,
                 single_leg: true,
                 max_legs: 1,
+                reach: None,
                 plain: false,
                 marks: 0,
             });
@@ -560,6 +639,7 @@ impl<'a> Compiler<'a> {
                 chains: e.chains,
                 single_leg: most_legs(node) <= 1,
                 max_legs: most_legs(node),
+                reach: None,
                 plain: false,
                 marks: e.marks,
             })
