@@ -174,7 +174,7 @@ pub struct Program {
     pub max_legs: u32,
     /// Where a path of a program of one leg can capture, relative to its cell (see
     /// [`Program::could_capture`]); `None` when that cannot be bounded. Set by the loader.
-    pub reach: Option<BySide<Vec<Reach>>>,
+    pub reach: Option<BySide<ReachMap>>,
     /// A plain program: only `emit` ops over steps, free leaps and rides along fixed vectors
     /// (no paths, no regions, no hops or jumps, nothing taken in passing). The VM lists its
     /// options without copying the board (see [`Program::is_plain`]); set by the loader.
@@ -184,27 +184,68 @@ pub struct Program {
     pub marks: u16,
 }
 
-/// Cells a leg can capture on, relative to its start: the multiples `k * v` for `k` in
-/// `min..=max`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reach {
-    /// The offset (files, ranks).
-    pub v: (i8, i8),
-    /// The fewest multiples.
-    pub min: u32,
-    /// The most.
-    pub max: u32,
+/// The offsets (files, ranks) from its cell at which a piece can capture, as a bitmap over
+/// every offset a board of `files` × `ranks` has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReachMap {
+    files: i32,
+    ranks: i32,
+    bits: Vec<u64>,
+}
+
+impl ReachMap {
+    fn new(files: i32, ranks: i32) -> ReachMap {
+        let n = ((2 * files - 1) * (2 * ranks - 1)).max(0) as usize;
+        ReachMap {
+            files,
+            ranks,
+            bits: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    fn index(&self, df: i32, dr: i32) -> Option<usize> {
+        (df.abs() < self.files && dr.abs() < self.ranks)
+            .then(|| ((dr + self.ranks - 1) * (2 * self.files - 1) + df + self.files - 1) as usize)
+    }
+
+    /// Adds the multiples `k * v` for `k` in `min..=max` that fit the board.
+    fn add(&mut self, v: (i8, i8), min: u32, max: u32) {
+        let (vf, vr) = (i32::from(v.0), i32::from(v.1));
+        if vf == 0 && vr == 0 {
+            return;
+        }
+        let mut k = min.max(1);
+        while k <= max {
+            let Ok(m) = i32::try_from(k) else { break };
+            let Some(i) = self.index(m * vf, m * vr) else {
+                break;
+            };
+            self.bits[i / 64] |= 1 << (i % 64);
+            k += 1;
+        }
+    }
+
+    /// Whether the offset is in the map.
+    #[inline]
+    pub fn contains(&self, df: i32, dr: i32) -> bool {
+        self.index(df, dr)
+            .is_some_and(|i| self.bits[i / 64] & (1 << (i % 64)) != 0)
+    }
 }
 
 impl Program {
-    /// [`Program::reach`] with these link tables: per side, where each leg can capture
-    /// (landing, or taking the cell it passes); `None` for a program with paths of several
-    /// legs or vectors that depend on the cell's class.
-    pub fn reach_table(&self, links: &crate::board::LinkTable) -> Option<BySide<Vec<Reach>>> {
+    /// [`Program::reach`] with these link tables and board: per side, where the program's
+    /// legs can capture (landing, or taking the cell they pass); `None` for a program with
+    /// paths of several legs or vectors that depend on the cell's class.
+    pub fn reach_table(&self, links: &LinkTable, topo: &Topology) -> Option<BySide<ReachMap>> {
         if !self.single_leg || self.marks != 0 {
             return None;
         }
-        let mut out = BySide::new(Vec::new(), Vec::new());
+        let (files, ranks) = (
+            i32::try_from(topo.files()).ok()?,
+            i32::try_from(topo.ranks()).ok()?,
+        );
+        let mut out = BySide::both(ReachMap::new(files, ranks));
         for l in self.legs.iter().filter(|l| l.can_capture()) {
             for (side, vecs) in l.vecs.iter() {
                 for &v in vecs {
@@ -219,11 +260,7 @@ impl Program {
                         // The screen (taken) or beyond it, as far as the board goes.
                         LegKind::Hop => (if l.take { 1 } else { 1 + l.min.max(1) }, u32::MAX),
                     };
-                    out[side].push(Reach {
-                        v: links.vector(v),
-                        min,
-                        max,
-                    });
+                    out[side].add(links.vector(v), min, max);
                 }
             }
         }
@@ -232,9 +269,10 @@ impl Program {
 
     /// Whether a piece of `side` on `from` running this program could capture on `to` at all,
     /// by the geometry of its legs alone (true when the program has no [`Program::reach`]).
+    #[inline]
     pub fn could_capture(
         &self,
-        topo: &crate::board::Topology,
+        topo: &Topology,
         side: Side,
         from: crate::board::Cell,
         to: crate::board::Cell,
@@ -243,21 +281,7 @@ impl Program {
             return true;
         };
         let ((ff, fr), (tf, tr)) = (topo.coord(from), topo.coord(to));
-        let (df, dr) = (tf - ff, tr - fr);
-        reach[side].iter().any(|r| {
-            let (vf, vr) = (i32::from(r.v.0), i32::from(r.v.1));
-            let k = if vf != 0 {
-                df / vf
-            } else if vr != 0 {
-                dr / vr
-            } else {
-                0
-            };
-            k >= 1
-                && k * vf == df
-                && k * vr == dr
-                && u32::try_from(k).is_ok_and(|k| k >= r.min && k <= r.max)
-        })
+        reach[side].contains(tf - ff, tr - fr)
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op

@@ -431,7 +431,7 @@ impl<'s> Loader<'s> {
         for p in &mut pieces {
             for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
                 prog.plain = prog.is_plain(&links);
-                prog.reach = prog.reach_table(&links);
+                prog.reach = prog.reach_table(&links, &topo);
             }
         }
         let reversible = pieces
