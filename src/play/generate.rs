@@ -1077,12 +1077,12 @@ impl Sensitive {
         !self.vacate.contains(from) && !self.land.contains(from)
     }
 
-    /// Whether a move to `to` capturing `captures` leaves the sensitive cells alone.
+    /// Whether a move to `to` capturing `captures` leaves the sensitive cells alone. Arriving
+    /// on a cell can only open an attack where a piece there is needed (`land`); a piece
+    /// taken there is among the captures.
     #[inline]
     fn untouched_by(&self, to: Cell, captures: &[Cell]) -> bool {
-        !self.land.contains(to)
-            && !self.vacate.contains(to)
-            && captures.iter().all(|&c| !self.vacate.contains(c))
+        !self.land.contains(to) && captures.iter().all(|&c| !self.vacate.contains(c))
     }
 
     /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
