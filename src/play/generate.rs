@@ -1080,9 +1080,14 @@ impl Sensitive {
     /// Whether a move to `to` capturing `captures` leaves the sensitive cells alone. Arriving
     /// on a cell can only open an attack where a piece there is needed (`land`); a piece
     /// taken there is among the captures.
+    /// A capture elsewhere than on the destination (en passant, a piece jumped) is always
+    /// tested: that turn empties two cells.
     #[inline]
     fn untouched_by(&self, to: Cell, captures: &[Cell]) -> bool {
-        !self.land.contains(to) && captures.iter().all(|&c| !self.vacate.contains(c))
+        !self.land.contains(to)
+            && captures
+                .iter()
+                .all(|&c| c == to && !self.vacate.contains(c))
     }
 
     /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
@@ -1136,9 +1141,13 @@ impl Sensitive {
                     continue;
                 }
                 self.walked.clear();
+                let mut pieces = 0u32;
                 for c in topo.line(r, line.back) {
                     let a = attacker(c) & line.kinds;
-                    if a != 0 {
+                    // A rider that passes no piece stays blocked while two pieces stand in
+                    // its way: an untested turn empties at most one cell of the line (its
+                    // captures are on its destination, which it fills).
+                    if a != 0 && (a & line.land != 0 || pieces <= 1) {
                         let land = a & line.land != 0;
                         for &w in &self.walked {
                             self.vacate.insert(w);
@@ -1146,6 +1155,10 @@ impl Sensitive {
                                 self.land.insert(w);
                             }
                         }
+                    }
+                    let occ = pos.at(c);
+                    if occ.as_piece().is_some() || occ.as_neutral().is_some() {
+                        pieces += 1;
                     }
                     self.walked.push(c);
                 }
