@@ -314,6 +314,42 @@ impl Machine {
         &self.range
     }
 
+    /// The placement range a piece of `kind` playing for `side` would have on `at` after
+    /// moving there from `vacated`, read from `pos` as it stands (the move not played: `vacated`
+    /// counts as empty, `at` as the piece's). Unsorted. `None` when the range program needs
+    /// the general interpreter (paths of more than two legs): play the move and ask
+    /// [`Machine::range`].
+    pub fn range_after_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        vacated: Cell,
+        at: Cell,
+        side: Side,
+        kind: PieceKindId,
+    ) -> Option<&[Cell]> {
+        let prog = &rules.pieces[kind.index()].range;
+        if self.general_only || self.runaway.is_some() || prog.marks != 0 || prog.max_legs > 2 {
+            return None;
+        }
+        self.range.clear();
+        self.next_epoch(pos.cells.len());
+        let cx = Direct {
+            prog,
+            links: &rules.links,
+            regions: &rules.regions,
+            cells: &pos.cells,
+            collectable: rules.collectable,
+            side,
+            origin: at,
+            vacated,
+            mode: Mode::Range,
+        };
+        let mut unused = Options::default();
+        self.direct_ops::<true>(&cx, &mut unused, 0, at, 0, false, StoneEffect::None, false);
+        Some(&self.range)
+    }
+
     fn start(
         &mut self,
         rules: &Ruleset,
@@ -560,6 +596,7 @@ impl Machine {
             collectable: rules.collectable,
             side,
             origin: from,
+            vacated: from,
             mode,
         };
         if mode == Mode::Range {
@@ -1233,6 +1270,8 @@ struct Direct<'a> {
     collectable: Filter,
     side: Side,
     origin: Cell,
+    /// A cell read as empty (a piece has just left it), or the origin.
+    vacated: Cell,
     mode: Mode,
 }
 
@@ -1250,7 +1289,7 @@ impl Direct<'_> {
 
     #[inline]
     fn occ(&self, c: Cell) -> Occupant {
-        if c == self.origin {
+        if c == self.origin || c == self.vacated {
             Occupant::EMPTY
         } else {
             self.cells[c.index()]

@@ -340,24 +340,7 @@ impl Core {
                 && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
                 && shapes.move_then_stone
             {
-                // Played on `moved` (equal to `pos`), taken back after.
-                let mut moved = std::mem::take(&mut self.moved);
-                let mut changed = std::mem::take(&mut self.changed);
-                changed.clear();
-                move_pieces(rules, &mut moved, &view, &mut |c, old, _| {
-                    changed.push((c, old));
-                });
-                self.range.clear();
-                self.range
-                    .extend_from_slice(self.vm.range(rules, &moved, step.to));
-                with_stones = self.actions(rules, &moved, step.to, now, Some((&view, from)), f);
-                for &(c, old) in changed.iter().rev() {
-                    moved.cells[c.index()] = old;
-                }
-                // A move changes the mover's hand only (collected stones, passive captures).
-                moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
-                self.moved = moved;
-                self.changed = changed;
+                with_stones = self.stones_after_move(rules, pos, from, now, &view, step, f);
             }
             count += with_stones;
             // A compulsory stone: the plain move only when no stone can follow it.
@@ -368,6 +351,60 @@ impl Core {
         }
         self.kinds = kinds;
         count
+    }
+
+    /// The stone actions after a movement (`view`, of the piece moving from `from` and
+    /// standing as `now`): counted on the position as it stands when only counting and the
+    /// move leaves nothing else changed than its two cells; else listed on the position with
+    /// the move played (and taken back).
+    #[allow(clippy::too_many_arguments)]
+    fn stones_after_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        now: PieceKindId,
+        view: &TurnView<'_>,
+        step: &Step<'_>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let two_cells = !matches!(step.dest, StoneEffect::Collect(_))
+            && step.captures.iter().all(|&c| c == step.to)
+            && (step.captures.is_empty() || !rules.pieces[now.index()].captures_to_reserve);
+        if self.count_only
+            && two_cells
+            && !rules.allowed_kinds.is_empty()
+            && 2 * rules.stones.len() <= GROUPS
+            && let Some(range) = self
+                .vm
+                .range_after_move(rules, pos, from, step.to, side, now)
+        {
+            self.range.clear();
+            self.range.extend_from_slice(range);
+            return self.count_actions(rules, pos, now, Some(from));
+        }
+        {
+            // Played on `moved` (equal to `pos`), taken back after.
+            let mut moved = std::mem::take(&mut self.moved);
+            let mut changed = std::mem::take(&mut self.changed);
+            changed.clear();
+            move_pieces(rules, &mut moved, &view, &mut |c, old, _| {
+                changed.push((c, old));
+            });
+            self.range.clear();
+            self.range
+                .extend_from_slice(self.vm.range(rules, &moved, step.to));
+            let n = self.actions(rules, &moved, step.to, now, Some((view, from)), f);
+            for &(c, old) in changed.iter().rev() {
+                moved.cells[c.index()] = old;
+            }
+            // A move changes the mover's hand only (collected stones, passive captures).
+            moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
+            self.moved = moved;
+            self.changed = changed;
+            n
+        }
     }
 
     /// The kinds the piece of kind `kind` moving from `from` by `step` may stand as after the
@@ -450,7 +487,7 @@ impl Core {
         let side = pos.side;
         let piece = &rules.pieces[kind.index()];
         if self.count_only && 2 * rules.stones.len() <= GROUPS {
-            return self.count_actions(rules, pos, kind);
+            return self.count_actions(rules, pos, kind, None);
         }
         let base = match movement {
             Some((v, _)) => *v,
@@ -528,7 +565,16 @@ impl Core {
     /// The number of stone actions [`Core::actions`] would report, counted without listing
     /// them: an empty cell's stones read from the placement mask, other cells asked of the
     /// placement rule, pairs by [`StoneCount`].
-    fn count_actions(&self, rules: &Ruleset, pos: &Position, kind: PieceKindId) -> usize {
+    ///
+    /// `vacated`: a cell to read as empty (the piece has just left it; the move is not played
+    /// on `pos`).
+    fn count_actions(
+        &self,
+        rules: &Ruleset,
+        pos: &Position,
+        kind: PieceKindId,
+        vacated: Option<Cell>,
+    ) -> usize {
         let side = pos.side;
         let piece = &rules.pieces[kind.index()];
         let supply = &pos.supplies[side];
@@ -541,7 +587,7 @@ impl Core {
                 .fold(0u64, |m, (k, _)| m | 1 << k);
             let pairs = piece.stones_per_turn >= 2;
             for &cell in &self.range {
-                if pos.at(cell).is_empty()
+                if (vacated == Some(cell) || pos.at(cell).is_empty())
                     && pos.taboo != Some(cell)
                     && let Some(allowed) = rules.allowed_mask(side, cell)
                 {
@@ -550,6 +596,10 @@ impl Core {
                     } else {
                         count.singles += (allowed & in_supply).count_ones() as usize;
                     }
+                    continue;
+                }
+                if vacated == Some(cell) {
+                    // Empty, but closed to stones this turn.
                     continue;
                 }
                 let mut groups = [0u8; GROUPS];
