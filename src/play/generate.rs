@@ -384,27 +384,25 @@ impl Core {
             self.range.extend_from_slice(range);
             return self.count_actions(rules, pos, now, Some(from));
         }
-        {
-            // Played on `moved` (equal to `pos`), taken back after.
-            let mut moved = std::mem::take(&mut self.moved);
-            let mut changed = std::mem::take(&mut self.changed);
-            changed.clear();
-            move_pieces(rules, &mut moved, &view, &mut |c, old, _| {
-                changed.push((c, old));
-            });
-            self.range.clear();
-            self.range
-                .extend_from_slice(self.vm.range(rules, &moved, step.to));
-            let n = self.actions(rules, &moved, step.to, now, Some((view, from)), f);
-            for &(c, old) in changed.iter().rev() {
-                moved.cells[c.index()] = old;
-            }
-            // A move changes the mover's hand only (collected stones, passive captures).
-            moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
-            self.moved = moved;
-            self.changed = changed;
-            n
+        // Played on `moved` (equal to `pos`), taken back after.
+        let mut moved = std::mem::take(&mut self.moved);
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.clear();
+        move_pieces(rules, &mut moved, view, &mut |c, old, _| {
+            changed.push((c, old));
+        });
+        self.range.clear();
+        self.range
+            .extend_from_slice(self.vm.range(rules, &moved, step.to));
+        let n = self.actions(rules, &moved, step.to, now, Some((view, from)), f);
+        for &(c, old) in changed.iter().rev() {
+            moved.cells[c.index()] = old;
         }
+        // A move changes the mover's hand only (collected stones, passive captures).
+        moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
+        self.moved = moved;
+        self.changed = changed;
+        n
     }
 
     /// The kinds the piece of kind `kind` moving from `from` by `step` may stand as after the
