@@ -1,6 +1,6 @@
 //! What stands on a cell: nothing, a piece of a side and kind, or a stone of a kind.
 
-use super::{Filter, PieceKindId, Side, StoneKindId};
+use super::{PieceKindId, Side, StoneKindId};
 
 /// What stands on a cell, packed in a byte: empty, a piece (side and kind) or a stone kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -70,31 +70,71 @@ impl Occupant {
         (self.0 & 0x80 != 0).then(|| StoneKindId::new(usize::from(self.0 & 0x7f)))
     }
 
-    /// The filter bit of this occupant as seen by `mover` (see [`Filter`]).
+    /// The filter bit of this occupant as seen by `mover` (see [`Filter`]): a table lookup
+    /// (the interpreter asks at every cell it passes).
     #[inline]
     pub fn bit_for(self, mover: Side) -> u32 {
-        if self.0 == 0 {
-            Filter::EMPTY_BIT
-        } else if self.0 & 0x80 != 0 {
-            Filter::stone_bit(StoneKindId::new(usize::from(self.0 & 0x7f)))
-        } else if self.0 >= NEUTRAL0 {
-            // A neutral piece is in every side's way and open to every side's captures.
-            Filter::enemy_bit(PieceKindId::new(usize::from(self.0 - NEUTRAL0)))
-        } else {
-            let v = self.0 - 1;
-            let kind = PieceKindId::new(usize::from(v >> 1));
-            if usize::from(v & 1) == mover.index() {
-                Filter::own_bit(kind)
-            } else {
-                Filter::enemy_bit(kind)
-            }
-        }
+        u32::from(BITS[mover.index()][usize::from(self.0)])
     }
+}
+
+/// [`Occupant::bit_for`] for every code, per mover (White, Black).
+static BITS: [[u8; 256]; 2] = [bit_table(0), bit_table(1)];
+
+/// The filter bit of every occupant code as seen by the mover of index `mover`.
+const fn bit_table(mover: u8) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        // `i` < 256: a byte.
+        #[allow(clippy::cast_possible_truncation)]
+        let c = i as u8;
+        // Every bit below fits a byte: stone codes are 0x80 + kind (< 0x80), piece and
+        // neutral codes below 0x80.
+        #[allow(clippy::cast_possible_truncation)]
+        let bit = if c == 0 {
+            super::filter::EMPTY_BIT as u8
+        } else if c & 0x80 != 0 {
+            super::filter::STONE0 as u8 + (c & 0x7f)
+        } else if c >= NEUTRAL0 {
+            // A neutral piece is in every side's way and open to every side's captures.
+            super::filter::ENEMY0 as u8 + (c - NEUTRAL0)
+        } else {
+            let v = c - 1;
+            if v & 1 == mover {
+                super::filter::OWN0 as u8 + (v >> 1)
+            } else {
+                super::filter::ENEMY0 as u8 + (v >> 1)
+            }
+        };
+        t[i] = bit;
+        i += 1;
+    }
+    t
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::Filter;
     use super::*;
+
+    #[test]
+    fn filter_bits_by_the_table_are_the_occupants_classes() {
+        for side in Side::BOTH {
+            assert_eq!(Occupant::EMPTY.bit_for(side), Filter::EMPTY_BIT);
+            for k in (0..32).map(PieceKindId::new) {
+                assert_eq!(Occupant::piece(side, k).bit_for(side), Filter::own_bit(k));
+                assert_eq!(
+                    Occupant::piece(side.opponent(), k).bit_for(side),
+                    Filter::enemy_bit(k)
+                );
+                assert_eq!(Occupant::neutral(k).bit_for(side), Filter::enemy_bit(k));
+            }
+            for k in (0..60).map(StoneKindId::new) {
+                assert_eq!(Occupant::stone(k).bit_for(side), Filter::stone_bit(k));
+            }
+        }
+    }
 
     #[test]
     fn occupant_round_trips() {
