@@ -48,6 +48,11 @@ struct Core {
     moved: Position,
     /// The cells the move played on `moved` changed, with what stood there.
     changed: Vec<(Cell, Occupant)>,
+    /// Per cell, the single stones the side to move may place there ([`WEIGH`]: ask the
+    /// placement rule, the answer depends on the placing piece); filled once per generation
+    /// when first needed (`weighed`).
+    weights: Vec<u8>,
+    weighed: bool,
     kinds: Vec<Option<PieceKindId>>,
 }
 
@@ -130,6 +135,7 @@ impl Core {
         let mut count = 0usize;
         let mut any_move = false;
         self.quiet_counted = 0;
+        self.weighed = false;
         // En passant: the cell passed over and the piece that passed it, found once.
         let ep = pos
             .ep
@@ -380,6 +386,28 @@ impl Core {
                 .vm
                 .range_after_move(rules, pos, from, step.to, side, now)
         {
+            let piece = &rules.pieces[now.index()];
+            if piece.stones_per_turn == 1 && piece.removes.is_empty() {
+                // One stone: the count is the sum of the cells' weights over the range.
+                if !self.weighed {
+                    weigh(rules, pos, &mut self.weights);
+                    self.weighed = true;
+                }
+                let mut n = 0usize;
+                for &c in range {
+                    let w = if c == from {
+                        empty_weight(rules, pos, c)
+                    } else {
+                        self.weights[c.index()]
+                    };
+                    if w == WEIGH {
+                        placements(rules, pos, side, now, c, |_, _| n += 1);
+                    } else {
+                        n += usize::from(w);
+                    }
+                }
+                return n;
+            }
             self.range.clear();
             self.range.extend_from_slice(range);
             return self.count_actions(rules, pos, now, Some(from));
@@ -629,6 +657,56 @@ impl Core {
         }
         n
     }
+}
+
+/// A cell's weight that says: ask the placement rule (see [`Core::weights`]).
+const WEIGH: u8 = u8::MAX;
+
+/// The single stones the side to move may place on each cell of `pos` (what
+/// [`placements`] finds, counted), or [`WEIGH`] where that depends on the placing piece (an
+/// enemy piece, which some stones capture).
+fn weigh(rules: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
+    let side = pos.side;
+    let supply = &pos.supplies[side];
+    out.clear();
+    out.extend(rules.topo.cells().map(|c| {
+        let occ = pos.at(c);
+        if occ.is_empty() {
+            empty_weight(rules, pos, c)
+        } else if let Some(s2) = occ.as_stone() {
+            let n = if rules.turn.explosions == 0 {
+                0
+            } else {
+                (0..rules.stones.len())
+                    .filter(|&k| supply[k] > 0 && rules.stones[k].explodes.contains(&s2))
+                    .count()
+            };
+            u8::try_from(n).unwrap_or(WEIGH)
+        } else {
+            match occ.as_piece() {
+                Some((s, _)) if s != side => WEIGH,
+                _ => 0,
+            }
+        }
+    }));
+}
+
+/// The stones the side to move may place on `c` were it empty.
+fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell) -> u8 {
+    let side = pos.side;
+    if pos.taboo == Some(c) {
+        return 0;
+    }
+    let Some(allowed) = rules.allowed_mask(side, c) else {
+        return WEIGH;
+    };
+    let in_supply = pos.supplies[side]
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .fold(0u64, |m, (k, _)| m | 1 << k);
+    u8::try_from((allowed & in_supply).count_ones()).unwrap_or(WEIGH)
 }
 
 /// Groups of single placements (stone kind and whether it explodes, `2 * kind + explodes`)
