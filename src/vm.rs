@@ -229,6 +229,9 @@ pub struct Machine {
     found: bool,
     /// Per mark of a maximal repetition: how many times a path passed it in this run.
     marks: Vec<u32>,
+    /// The landings of the legs being explored, one buffer per depth of recursion.
+    landings: Vec<Vec<(Cell, Cell)>>,
+    walk_depth_buffers: usize,
 }
 
 impl Machine {
@@ -857,15 +860,6 @@ impl Machine {
         }
     }
 
-    #[inline]
-    fn bit(&self, c: Cell, side: Side) -> u32 {
-        if c == NO_CELL {
-            Filter::HOLE_BIT
-        } else {
-            self.cells[c.index()].bit_for(side)
-        }
-    }
-
     fn leg(
         &mut self,
         cx: &Ctx<'_>,
@@ -874,108 +868,41 @@ impl Machine {
         cur: Cell,
         next: Option<usize>,
     ) {
-        let side = cx.side;
-        let vecs = &l.vecs[side];
-        for (i, &v) in vecs.iter().enumerate() {
+        // The walk reads the board as it stands; each landing is then explored (which changes
+        // the board and the visited cells only until it returns). Buffers per depth of
+        // recursion: a landing's exploration may walk further legs.
+        let depth = self.walk_depth_buffers;
+        self.walk_depth_buffers += 1;
+        if self.landings.len() <= depth {
+            self.landings.push(Vec::new());
+        }
+        let mut landings = std::mem::take(&mut self.landings[depth]);
+        landings.clear();
+        {
+            let this = &*self;
+            walk_leg(
+                l,
+                cx.side,
+                cx.links,
+                cur,
+                |c| this.cells[c.index()],
+                |c| this.is_visited(cx, c),
+                |over| !cx.leave_at_once && this.caps.contains(&over),
+                &mut |t, over| landings.push((t, over)),
+            );
+        }
+        for &(t, over) in &landings {
             if self.stopping() {
-                return;
+                break;
             }
-            match l.kind {
-                LegKind::Step | LegKind::Leap => {
-                    let t = cx.links.link(v, cur);
-                    if t == NO_CELL {
-                        continue;
-                    }
-                    if let Some(alts) = l.paths[side].get(i) {
-                        let free = alts.iter().any(|p| {
-                            p.cells
-                                .iter()
-                                .all(|&pv| p.filter.has(self.bit(cx.links.link(pv, cur), side)))
-                        });
-                        if !free {
-                            continue;
-                        }
-                    }
-                    self.land(cx, out, l, t, next);
-                }
-                LegKind::Ride => {
-                    let mut c = cur;
-                    let mut dist = 0u32;
-                    loop {
-                        c = cx.links.link(v, c);
-                        if c == NO_CELL {
-                            break;
-                        }
-                        dist += 1;
-                        if dist > l.max {
-                            break;
-                        }
-                        if dist >= l.min {
-                            self.land(cx, out, l, c, next);
-                        }
-                        if !l.pass.has(self.bit(c, side)) || self.is_visited(cx, c) {
-                            break;
-                        }
-                    }
-                }
-                LegKind::Jump => {
-                    let over = cx.links.link(v, cur);
-                    if over == NO_CELL
-                        || !l.pass.has(self.bit(over, side))
-                        || (!cx.leave_at_once && self.caps.contains(&over))
-                    {
-                        continue;
-                    }
-                    let t = cx.links.link(v, over);
-                    if t == NO_CELL {
-                        continue;
-                    }
-                    self.land_over(cx, out, l, over, t, next);
-                }
-                LegKind::Hop => {
-                    let mut c = cur;
-                    let screen = loop {
-                        c = cx.links.link(v, c);
-                        if c == NO_CELL {
-                            break NO_CELL;
-                        }
-                        let b = self.bit(c, side);
-                        if self.cells[c.index()].is_empty() {
-                            if l.pass.has(b) {
-                                continue;
-                            }
-                            break NO_CELL;
-                        }
-                        if l.screen.has(b) {
-                            break c;
-                        }
-                        if !l.pass.has(b) {
-                            break NO_CELL;
-                        }
-                    };
-                    if screen == NO_CELL {
-                        continue;
-                    }
-                    // Beyond the screen: the empty run and the first occupant, the `dist`th
-                    // cells of them (all by default).
-                    let mut c = screen;
-                    let mut beyond = 0u32;
-                    loop {
-                        c = cx.links.link(v, c);
-                        beyond += 1;
-                        if c == NO_CELL || self.is_visited(cx, c) || beyond > l.max {
-                            break;
-                        }
-                        if beyond >= l.min {
-                            self.land_over(cx, out, l, screen, c, next);
-                        }
-                        if !self.cells[c.index()].is_empty() {
-                            break;
-                        }
-                    }
-                }
+            if over == NO_CELL {
+                self.land(cx, out, l, t, next);
+            } else {
+                self.land_over(cx, out, l, over, t, next);
             }
         }
+        self.landings[depth] = landings;
+        self.walk_depth_buffers -= 1;
     }
 
     /// Lands after passing `over`, which the leg captures when it takes and holds an enemy.
@@ -1276,17 +1203,8 @@ struct Direct<'a> {
 }
 
 impl Direct<'_> {
-    /// What stands on `c` for the path: the origin is empty (the piece has left it), no cell
-    /// is a hole.
-    #[inline]
-    fn bit(&self, c: Cell) -> u32 {
-        if c == NO_CELL {
-            Filter::HOLE_BIT
-        } else {
-            self.occ(c).bit_for(self.side)
-        }
-    }
-
+    /// What stands on `c` for the path: the origin and the vacated cell are empty (the piece
+    /// has left them).
     #[inline]
     fn occ(&self, c: Cell) -> Occupant {
         if c == self.origin || c == self.vacated {
@@ -1304,100 +1222,137 @@ impl Direct<'_> {
     }
 
     /// Every cell the leg may land on from `cur` (the origin, or the first leg's landing),
-    /// with the cell passed over (a jump's or a hop's, else `NO_CELL`): the general
-    /// interpreter's walk of each leg kind. What may stand on the landing cell is for the
-    /// caller; no cell of the path is landed on again.
+    /// with the cell passed over (see [`walk_leg`]); no cell of the path is landed on again.
+    #[inline]
     fn leg_landings(&self, l: &LegCode, cur: Cell, land: &mut impl FnMut(Cell, Cell)) {
-        let (side, links) = (self.side, self.links);
-        for (i, &v) in l.vecs[side].iter().enumerate() {
-            match l.kind {
-                LegKind::Step | LegKind::Leap => {
-                    let t = links.link(v, cur);
-                    if t == NO_CELL || self.visited(cur, t) {
+        walk_leg(
+            l,
+            self.side,
+            self.links,
+            cur,
+            |c| self.occ(c),
+            |c| self.visited(cur, c),
+            |_| false,
+            land,
+        );
+    }
+}
+
+/// Every cell a leg may land on from `cur`, with the cell it passed over (a jump's jumped cell
+/// or a hop's screen, else `NO_CELL`), in the order of its vectors: the walk of each leg kind,
+/// shared by the general interpreter and the straight reading. `occ` reads the board (a hole
+/// is never asked), `closed` says whether the path has been on a cell (never landed on; a
+/// ride or hop stops there), `jump_closed` whether a jump may not pass a cell (a piece taken
+/// earlier in the path that stays until the end of the turn). What may stand on the landing
+/// cell is for the caller.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn walk_leg(
+    l: &LegCode,
+    side: Side,
+    links: &LinkTable,
+    cur: Cell,
+    occ: impl Fn(Cell) -> Occupant,
+    closed: impl Fn(Cell) -> bool,
+    jump_closed: impl Fn(Cell) -> bool,
+    land: &mut impl FnMut(Cell, Cell),
+) {
+    let bit = |c: Cell| {
+        if c == NO_CELL {
+            Filter::HOLE_BIT
+        } else {
+            occ(c).bit_for(side)
+        }
+    };
+    for (i, &v) in l.vecs[side].iter().enumerate() {
+        match l.kind {
+            LegKind::Step | LegKind::Leap => {
+                let t = links.link(v, cur);
+                if t == NO_CELL || closed(t) {
+                    continue;
+                }
+                if let Some(alts) = l.paths[side].get(i) {
+                    let free = alts.iter().any(|p| {
+                        p.cells
+                            .iter()
+                            .all(|&pv| p.filter.has(bit(links.link(pv, cur))))
+                    });
+                    if !free {
                         continue;
                     }
-                    if let Some(alts) = l.paths[side].get(i) {
-                        let free = alts.iter().any(|p| {
-                            p.cells
-                                .iter()
-                                .all(|&pv| p.filter.has(self.bit(links.link(pv, cur))))
-                        });
-                        if !free {
+                }
+                land(t, NO_CELL);
+            }
+            LegKind::Ride => {
+                let mut c = cur;
+                let mut dist = 0u32;
+                loop {
+                    c = links.link(v, c);
+                    if c == NO_CELL || closed(c) {
+                        break;
+                    }
+                    dist += 1;
+                    if dist > l.max {
+                        break;
+                    }
+                    if dist >= l.min {
+                        land(c, NO_CELL);
+                    }
+                    if !l.pass.has(bit(c)) {
+                        break;
+                    }
+                }
+            }
+            LegKind::Jump => {
+                let over = links.link(v, cur);
+                if over == NO_CELL || !l.pass.has(bit(over)) || jump_closed(over) {
+                    continue;
+                }
+                let t = links.link(v, over);
+                if t != NO_CELL && !closed(t) {
+                    land(t, over);
+                }
+            }
+            LegKind::Hop => {
+                // The screen: the first occupant the hop may use, past cells it may pass.
+                let mut c = cur;
+                let screen = loop {
+                    c = links.link(v, c);
+                    if c == NO_CELL {
+                        break NO_CELL;
+                    }
+                    let b = bit(c);
+                    if occ(c).is_empty() {
+                        if l.pass.has(b) {
                             continue;
                         }
+                        break NO_CELL;
                     }
-                    land(t, NO_CELL);
+                    if l.screen.has(b) {
+                        break c;
+                    }
+                    if !l.pass.has(b) {
+                        break NO_CELL;
+                    }
+                };
+                if screen == NO_CELL {
+                    continue;
                 }
-                LegKind::Ride => {
-                    let mut c = cur;
-                    let mut dist = 0u32;
-                    loop {
-                        c = links.link(v, c);
-                        if c == NO_CELL || self.visited(cur, c) {
-                            break;
-                        }
-                        dist += 1;
-                        if dist > l.max {
-                            break;
-                        }
-                        if dist >= l.min {
-                            land(c, NO_CELL);
-                        }
-                        if !l.pass.has(self.bit(c)) {
-                            break;
-                        }
+                // Beyond it: the empty run and the first occupant, the `dist`th cells of them
+                // (all by default).
+                let mut c = screen;
+                let mut beyond = 0u32;
+                loop {
+                    c = links.link(v, c);
+                    beyond += 1;
+                    if c == NO_CELL || closed(c) || beyond > l.max {
+                        break;
                     }
-                }
-                LegKind::Jump => {
-                    let over = links.link(v, cur);
-                    if over == NO_CELL || !l.pass.has(self.bit(over)) {
-                        continue;
+                    if beyond >= l.min {
+                        land(c, screen);
                     }
-                    let t = links.link(v, over);
-                    if t != NO_CELL && !self.visited(cur, t) {
-                        land(t, over);
-                    }
-                }
-                LegKind::Hop => {
-                    // The screen: the first occupant the hop may use, past cells it may pass.
-                    let mut c = cur;
-                    let screen = loop {
-                        c = links.link(v, c);
-                        if c == NO_CELL {
-                            break NO_CELL;
-                        }
-                        let b = self.bit(c);
-                        if self.occ(c).is_empty() {
-                            if l.pass.has(b) {
-                                continue;
-                            }
-                            break NO_CELL;
-                        }
-                        if l.screen.has(b) {
-                            break c;
-                        }
-                        if !l.pass.has(b) {
-                            break NO_CELL;
-                        }
-                    };
-                    if screen == NO_CELL {
-                        continue;
-                    }
-                    // Beyond it: the empty run and the first occupant, within `dist`.
-                    let mut c = screen;
-                    let mut beyond = 0u32;
-                    loop {
-                        c = links.link(v, c);
-                        beyond += 1;
-                        if c == NO_CELL || self.visited(cur, c) || beyond > l.max {
-                            break;
-                        }
-                        if beyond >= l.min {
-                            land(c, screen);
-                        }
-                        if !self.occ(c).is_empty() {
-                            break;
-                        }
+                    if !occ(c).is_empty() {
+                        break;
                     }
                 }
             }
