@@ -337,17 +337,7 @@ impl Machine {
         }
         self.range.clear();
         self.next_epoch(pos.cells.len());
-        let cx = Direct {
-            prog,
-            links: &rules.links,
-            regions: &rules.regions,
-            cells: &pos.cells,
-            collectable: rules.collectable,
-            side,
-            origin: at,
-            vacated,
-            mode: Mode::Range,
-        };
+        let cx = Direct::new(rules, pos, prog, side, at, vacated, Mode::Range);
         let mut unused = Options::default();
         self.direct_ops::<true>(&cx, &mut unused, 0, at, 0, false, StoneEffect::None, false);
         Some(&self.range)
@@ -572,10 +562,10 @@ impl Machine {
         });
     }
 
-    /// A program whose every path has at most one leg, run straight on the position (no copy
-    /// of the board, no visited set): the same options, range or attack answer as the general
-    /// interpreter, in the same order. Only the origin is closed to such a path, and it counts
-    /// as empty.
+    /// A program whose every path has at most one leg (for a range, two), run straight on the
+    /// position (no copy of the board, no visited set): the same options, range or attack
+    /// answer as the general interpreter, in the same order. Only the cells the path has been
+    /// on are closed to it, and the origin counts as empty.
     #[allow(clippy::too_many_arguments)]
     fn single_leg(
         &mut self,
@@ -591,17 +581,7 @@ impl Machine {
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();
-        let cx = Direct {
-            prog,
-            links: &rules.links,
-            regions: &rules.regions,
-            cells: &pos.cells,
-            collectable: rules.collectable,
-            side,
-            origin: from,
-            vacated: from,
-            mode,
-        };
+        let cx = Direct::new(rules, pos, prog, side, from, from, mode);
         if mode == Mode::Range {
             self.direct_ops::<true>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
         } else {
@@ -1202,7 +1182,29 @@ struct Direct<'a> {
     mode: Mode,
 }
 
-impl Direct<'_> {
+impl<'a> Direct<'a> {
+    fn new(
+        rules: &'a Ruleset,
+        pos: &'a Position,
+        prog: &'a Program,
+        side: Side,
+        origin: Cell,
+        vacated: Cell,
+        mode: Mode,
+    ) -> Direct<'a> {
+        Direct {
+            prog,
+            links: &rules.links,
+            regions: &rules.regions,
+            cells: &pos.cells,
+            collectable: rules.collectable,
+            side,
+            origin,
+            vacated,
+            mode,
+        }
+    }
+
     /// What stands on `c` for the path: the origin and the vacated cell are empty (the piece
     /// has left them).
     #[inline]

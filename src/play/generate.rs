@@ -606,11 +606,7 @@ impl Core {
         let supply = &pos.supplies[side];
         let mut count = StoneCount::new(supply, rules.turn.explosions);
         if piece.stones_per_turn > 0 {
-            let in_supply = supply
-                .iter()
-                .enumerate()
-                .filter(|&(_, &n)| n > 0)
-                .fold(0u64, |m, (k, _)| m | 1 << k);
+            let in_supply = in_supply(pos);
             let pairs = piece.stones_per_turn >= 2;
             for &cell in &self.range {
                 if (vacated == Some(cell) || pos.at(cell).is_empty())
@@ -691,6 +687,16 @@ fn weigh(rules: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
     }));
 }
 
+/// The stone kinds the side to move has in hand, as a mask (the first 64).
+fn in_supply(pos: &Position) -> u64 {
+    pos.supplies[pos.side]
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .fold(0u64, |m, (k, _)| m | 1 << k)
+}
+
 /// The stones the side to move may place on `c` were it empty.
 fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell) -> u8 {
     let side = pos.side;
@@ -700,12 +706,7 @@ fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell) -> u8 {
     let Some(allowed) = rules.allowed_mask(side, c) else {
         return WEIGH;
     };
-    let in_supply = pos.supplies[side]
-        .iter()
-        .take(64)
-        .enumerate()
-        .filter(|&(_, &n)| n > 0)
-        .fold(0u64, |m, (k, _)| m | 1 << k);
+    let in_supply = in_supply(pos);
     u8::try_from((allowed & in_supply).count_ones()).unwrap_or(WEIGH)
 }
 
