@@ -24,6 +24,8 @@ pub struct Generator {
     sensitive: Sensitive,
     /// Test every turn by playing it (the reference the fast paths are checked against).
     pub(crate) exhaustive: bool,
+    /// The royal pieces' cells of the side to move, in the position generated from.
+    royals: Vec<Cell>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -947,15 +949,23 @@ impl Generator {
         }
         let side = pos.side;
         if rules.has_royals {
-            let in_check = !self.check.royals_safe(rules, pos, side);
             let Generator {
                 core,
                 check,
                 after,
                 sensitive,
                 exhaustive,
+                royals,
             } = self;
-            let bounded = !in_check && !*exhaustive && sensitive.compute(rules, pos, side);
+            royals.clear();
+            royals.extend(rules.topo.cells().filter(|&c| {
+                matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
+            }));
+            let in_check = !royals
+                .iter()
+                .all(|&c| !check.attacked(rules, pos, c, side.opponent()));
+            let reference = *exhaustive;
+            let bounded = !in_check && !reference && sensitive.compute(rules, pos, side);
             let quiet = (bounded && core.counting).then_some(&*sensitive);
             let mut n = 0;
             core.pseudo(rules, pos, quiet, &mut |t| {
@@ -970,7 +980,23 @@ impl Generator {
                 let legal = quiet || {
                     after.clone_from(pos);
                     apply_turn(rules, after, t, |_, _, _| {});
-                    check.royals_safe(rules, after, side)
+                    // A movement and nothing else, that captures no royal piece of the mover:
+                    // the royal pieces stand where they stood, or where the mover went. (The
+                    // reference, `exhaustive`, looks for them on the board.)
+                    let moved_only = !reference
+                        && t.castle.is_none()
+                        && t.promote.is_none()
+                        && t.drop.is_none()
+                        && t.place.is_empty()
+                        && t.remove.is_none()
+                        && t.captures.iter().all(|c| !royals.contains(c));
+                    match t.to {
+                        Some(to) if moved_only => royals.iter().all(|&r| {
+                            let r = if r == t.from { to } else { r };
+                            !check.attacked(rules, after, r, side.opponent())
+                        }),
+                        _ => check.royals_safe(rules, after, side),
+                    }
                 };
                 if legal {
                     f(t);
