@@ -26,6 +26,9 @@ pub struct Generator {
     pub(crate) exhaustive: bool,
     /// The royal pieces' cells of the side to move, in the position generated from.
     royals: Vec<Cell>,
+    /// The cells of the enemy pieces whose attacks are tested forwards (see [`Core::attacked`]),
+    /// in the position generated from.
+    foes: Vec<Cell>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -62,6 +65,19 @@ impl Core {
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
     fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        self.attacked_among(rules, pos, cell, by, rules.topo.cells())
+    }
+
+    /// [`Core::attacked`], where the pieces of `by` whose attacks do not reverse stand on
+    /// cells of `among` if anywhere (cells that hold something else are passed over).
+    fn attacked_among(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        cell: Cell,
+        by: Side,
+        mut among: impl Iterator<Item = Cell>,
+    ) -> bool {
         let stand_in = pos
             .at(cell)
             .is_empty()
@@ -95,14 +111,10 @@ impl Core {
         }
         // The others: every such piece, forwards.
         if !hit {
-            for c in rules.topo.cells() {
-                if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k.index()])
+            hit = among.any(|c| {
+                matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k.index()])
                     && self.vm.captures_cell(rules, board, c, cell)
-                {
-                    hit = true;
-                    break;
-                }
-            }
+            });
         }
         self.scratch = probe;
         hit
@@ -956,14 +968,20 @@ impl Generator {
                 sensitive,
                 exhaustive,
                 royals,
+                foes,
             } = self;
             royals.clear();
-            royals.extend(rules.topo.cells().filter(|&c| {
-                matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
-            }));
-            let in_check = !royals
-                .iter()
-                .all(|&c| !check.attacked(rules, pos, c, side.opponent()));
+            foes.clear();
+            for c in rules.topo.cells() {
+                match pos.at(c).as_piece() {
+                    Some((s, k)) if s == side && rules.pieces[k.index()].royal => royals.push(c),
+                    Some((s, k)) if s != side && !rules.reversible[k.index()] => foes.push(c),
+                    _ => {}
+                }
+            }
+            let in_check = !royals.iter().all(|&c| {
+                !check.attacked_among(rules, pos, c, side.opponent(), foes.iter().copied())
+            });
             let reference = *exhaustive;
             let bounded = !in_check && !reference && sensitive.compute(rules, pos, side);
             let quiet = (bounded && core.counting).then_some(&*sensitive);
@@ -991,9 +1009,17 @@ impl Generator {
                         && t.remove.is_none()
                         && t.captures.iter().all(|c| !royals.contains(c));
                     match t.to {
+                        // A movement brings no enemy piece onto a cell: the enemies stand
+                        // among `foes` still, or are gone.
                         Some(to) if moved_only => royals.iter().all(|&r| {
                             let r = if r == t.from { to } else { r };
-                            !check.attacked(rules, after, r, side.opponent())
+                            !check.attacked_among(
+                                rules,
+                                after,
+                                r,
+                                side.opponent(),
+                                foes.iter().copied(),
+                            )
                         }),
                         _ => check.royals_safe(rules, after, side),
                     }
