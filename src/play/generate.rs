@@ -2,7 +2,7 @@
 //! the safety of royal pieces, and the verdict when there is none.
 
 use crate::board::Cell;
-use crate::core::{Occupant, Side};
+use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
@@ -11,7 +11,7 @@ use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
 use super::check::ep_victim;
-use super::outcome::{Outcome, Reason, no_turn, static_outcome};
+use super::outcome::{Outcome, Reason, no_turn, static_outcome_given};
 use super::placement::{PlaceEffect, placements};
 use super::turn::{Step, TurnView};
 
@@ -29,6 +29,17 @@ pub struct Generator {
     /// The cells of the enemy pieces whose attacks are tested forwards (see [`Core::attacked`]),
     /// in the position generated from.
     foes: Vec<Cell>,
+    /// The cells of the side to move's pieces, in the position generated from.
+    own: Vec<Cell>,
+}
+
+/// What [`Generator::census`] finds besides its lists.
+#[derive(Debug, Clone, Copy)]
+struct Census {
+    /// Which sides have a royal piece.
+    royal_sides: BySide<bool>,
+    /// The enemy piece kinds present (of the first 64).
+    enemy_kinds: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -142,6 +153,7 @@ impl Core {
         &mut self,
         rules: &Ruleset,
         pos: &Position,
+        own: &[Cell],
         quiet: Option<&Sensitive>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> (usize, bool) {
@@ -149,6 +161,10 @@ impl Core {
         let mut count = 0usize;
         let mut any_move = false;
         self.quiet_counted = 0;
+        debug_assert!(
+            own.iter()
+                .all(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
+        );
         self.weighed = false;
         // En passant: the cell passed over and the piece that passed it, found once.
         let ep = pos
@@ -158,13 +174,10 @@ impl Core {
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
-        for c in rules.topo.cells() {
-            let Some((s, kind)) = pos.at(c).as_piece() else {
+        for &c in own {
+            let Some((_, kind)) = pos.at(c).as_piece() else {
                 continue;
             };
-            if s != side {
-                continue;
-            }
             let piece = &rules.pieces[kind.index()];
             self.vm.moves(rules, pos, c, &mut self.opts);
             any_move |= !self.opts.is_empty();
@@ -949,6 +962,41 @@ impl Generator {
         Ok(n)
     }
 
+    /// One pass over the board: the cells of the side to move's pieces (`own`), its royal
+    /// pieces (`royals`), the enemy pieces tested forwards (`foes`); which enemy kinds are
+    /// present and which sides have a royal piece.
+    fn census(&mut self, rules: &Ruleset, pos: &Position) -> Census {
+        let side = pos.side;
+        self.own.clear();
+        self.royals.clear();
+        self.foes.clear();
+        let mut census = Census {
+            royal_sides: BySide::new(false, false),
+            enemy_kinds: 0,
+        };
+        for c in rules.topo.cells() {
+            let Some((s, k)) = pos.at(c).as_piece() else {
+                continue;
+            };
+            let royal = rules.pieces[k.index()].royal;
+            census.royal_sides[s] |= royal;
+            if s == side {
+                self.own.push(c);
+                if royal {
+                    self.royals.push(c);
+                }
+            } else {
+                if k.index() < 64 {
+                    census.enemy_kinds |= 1 << k.index();
+                }
+                if !rules.reversible[k.index()] {
+                    self.foes.push(c);
+                }
+            }
+        }
+        census
+    }
+
     /// Every legal turn, before any priority between turns.
     fn turns_unfiltered(
         &mut self,
@@ -956,10 +1004,11 @@ impl Generator {
         pos: &Position,
         mut f: impl FnMut(&TurnView<'_>),
     ) -> Result<usize, Outcome> {
-        if let Some(o) = static_outcome(rules, pos) {
+        let side = pos.side;
+        let census = self.census(rules, pos);
+        if let Some(o) = static_outcome_given(rules, pos, census.royal_sides) {
             return Err(o);
         }
-        let side = pos.side;
         if rules.has_royals {
             let Generator {
                 core,
@@ -969,24 +1018,18 @@ impl Generator {
                 exhaustive,
                 royals,
                 foes,
+                own,
             } = self;
-            royals.clear();
-            foes.clear();
-            for c in rules.topo.cells() {
-                match pos.at(c).as_piece() {
-                    Some((s, k)) if s == side && rules.pieces[k.index()].royal => royals.push(c),
-                    Some((s, k)) if s != side && !rules.reversible[k.index()] => foes.push(c),
-                    _ => {}
-                }
-            }
             let in_check = !royals.iter().all(|&c| {
                 !check.attacked_among(rules, pos, c, side.opponent(), foes.iter().copied())
             });
             let reference = *exhaustive;
-            let bounded = !in_check && !reference && sensitive.compute(rules, pos, side);
+            let bounded = !in_check
+                && !reference
+                && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
             let quiet = (bounded && core.counting).then_some(&*sensitive);
             let mut n = 0;
-            core.pseudo(rules, pos, quiet, &mut |t| {
+            core.pseudo(rules, pos, own, quiet, &mut |t| {
                 // Out of check, a turn that leaves every line and leg towards the royal pieces
                 // alone (and moves no royal piece) cannot expose them: no test needed.
                 let quiet = bounded
@@ -1052,7 +1095,9 @@ impl Generator {
                 });
             }
         }
-        let (count, any_move) = self.core.pseudo(rules, pos, None, &mut f);
+        let own = std::mem::take(&mut self.own);
+        let (count, any_move) = self.core.pseudo(rules, pos, &own, None, &mut f);
+        self.own = own;
         if count == 0 {
             return Err(Outcome {
                 winner: Some(side.opponent()),
@@ -1272,7 +1317,14 @@ impl Sensitive {
     /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
     /// attacks in ways this cannot bound (several legs, jumps, lines that depend on the cell's
     /// class): then every turn must be tested.
-    fn compute(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
+    fn compute(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        side: Side,
+        royals: &[Cell],
+        present: u64,
+    ) -> bool {
         if rules.pieces.len() > 64 {
             return false;
         }
@@ -1281,40 +1333,32 @@ impl Sensitive {
             Some(t) if t.rules == std::ptr::from_ref(rules) as usize => t,
             _ => std::sync::Arc::new(AttackLines::new(rules)),
         };
-        let bounded = self.mark(rules, pos, side, &table);
+        let bounded = self.mark(rules, pos, side, &table, royals, present);
         self.table = Some(table);
         bounded
     }
 
-    fn mark(&mut self, rules: &Ruleset, pos: &Position, side: Side, table: &AttackLines) -> bool {
+    fn mark(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        side: Side,
+        table: &AttackLines,
+        royals: &[Cell],
+        present: u64,
+    ) -> bool {
         let topo = &rules.topo;
         let enemy = side.opponent();
         self.vacate.reset(topo.len());
         self.land.reset(topo.len());
-        let mut present = 0u64;
-        let mut royals = [crate::board::NO_CELL; 4];
-        let mut n_royals = 0;
-        for c in topo.cells() {
-            match pos.at(c).as_piece() {
-                Some((s, k)) if s == enemy => present |= 1 << k.index(),
-                Some((s, k)) if s == side && rules.pieces[k.index()].royal => {
-                    if n_royals == royals.len() {
-                        return false;
-                    }
-                    royals[n_royals] = c;
-                    n_royals += 1;
-                }
-                _ => {}
-            }
-        }
-        if present & !table.bounded != 0 {
+        if royals.len() > 4 || present & !table.bounded != 0 {
             return false;
         }
         let attacker = |c: Cell| match pos.at(c).as_piece() {
             Some((s, k)) if s == enemy => 1u64 << k.index(),
             _ => 0,
         };
-        for &r in &royals[..n_royals] {
+        for &r in royals {
             for line in &table.lines[enemy] {
                 if line.kinds & present == 0 {
                     continue;

@@ -1,7 +1,7 @@
 //! The end of a game: its outcome and reason, and what the position alone decides (B-60,
 //! B-61).
 
-use crate::core::Side;
+use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
 use crate::rules::{Ruleset, Verdict};
@@ -134,6 +134,34 @@ pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
 
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
+    static_outcome_given(rules, pos, royal_sides(rules, pos))
+}
+
+/// Which sides have a royal piece on the board (both, when the rules have none).
+fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
+    let mut has = BySide::new(!rules.has_royals, !rules.has_royals);
+    if rules.has_royals {
+        for o in &pos.cells {
+            if let Some((s, k)) = o.as_piece()
+                && rules.pieces[k.index()].royal
+            {
+                has[s] = true;
+                if has[s.opponent()] {
+                    break;
+                }
+            }
+        }
+    }
+    has
+}
+
+/// [`static_outcome`], told which sides have a royal piece on the board (`royal_sides`, read
+/// only when the rules have royal pieces).
+pub(crate) fn static_outcome_given(
+    rules: &Ruleset,
+    pos: &Position,
+    royal_sides: BySide<bool>,
+) -> Option<Outcome> {
     let mover = pos.side.opponent();
     for side in [mover, pos.side] {
         for (i, goal) in rules.end.goals.iter().enumerate() {
@@ -172,20 +200,8 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
     }
     if rules.has_royals {
-        // One pass for both sides' royal pieces.
-        let mut has = crate::core::BySide::new(false, false);
-        for o in &pos.cells {
-            if let Some((s, k)) = o.as_piece()
-                && rules.pieces[k.index()].royal
-            {
-                has[s] = true;
-                if has[s.opponent()] {
-                    break;
-                }
-            }
-        }
         for side in [pos.side, mover] {
-            if !has[side] {
+            if !royal_sides[side] {
                 return Some(Outcome {
                     winner: Some(side.opponent()),
                     reason: Reason::RoyalCaptured,
