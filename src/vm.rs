@@ -522,6 +522,36 @@ impl Machine {
         });
     }
 
+    /// The movement options of the piece of `kind` and `side` on `from` whose program is plain
+    /// (see [`Program::plain`]), each destination once, with whether it captures there and what
+    /// it does to a stone there: what [`Machine::moves`] lists, without the list. False (and
+    /// nothing called) when the program is not plain or the general interpreter is asked for.
+    pub fn plain_each(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: PieceKindId,
+        mut f: impl FnMut(Cell, bool, StoneEffect),
+    ) -> bool {
+        let prog = &rules.pieces[kind.index()].moves;
+        if !prog.plain || self.general_only || self.runaway.is_some() {
+            return false;
+        }
+        self.next_epoch(pos.cells.len());
+        plain_landings(rules, pos, from, side, prog, false, |l, t, occ| {
+            if let Some((captured, fx)) = landing(l, side, occ, rules.collectable)
+                && self.stamp[t.index()] != self.epoch
+            {
+                self.stamp[t.index()] = self.epoch;
+                f(t, captured, fx);
+            }
+            false
+        });
+        true
+    }
+
     /// One landing of a plain program: what `land` and `accept` decide for it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -624,7 +654,13 @@ impl Machine {
                 return;
             }
             match cx.prog.ops[pc] {
-                Op::Emit(l) => {
+                Op::Emit(l) | Op::EmitFrom(l, _) => {
+                    if let Op::EmitFrom(_, r) = cx.prog.ops[pc]
+                        && !cx.regions[r.index()].cells[cx.side].contains(cur)
+                    {
+                        pc += 1;
+                        continue;
+                    }
                     let l = &cx.prog.legs[l as usize];
                     if RANGE {
                         cx.leg_landings(l, cur, &mut |t, _| self.range_add(t));
@@ -795,6 +831,13 @@ impl Machine {
                 Op::Emit(l) => {
                     debug_assert!(!term && cur == cx.origin);
                     self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                    pc += 1;
+                }
+                Op::EmitFrom(l, r) => {
+                    debug_assert!(!term && cur == cx.origin);
+                    if cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                    }
                     pc += 1;
                 }
                 Op::Leg(l) => {
@@ -1396,7 +1439,16 @@ fn plain_landings(
 ) -> bool {
     let links = &rules.links;
     for op in &prog.ops {
-        let Op::Emit(l) = *op else { break };
+        let l = match *op {
+            Op::Emit(l) => l,
+            Op::EmitFrom(l, r) => {
+                if !rules.regions[r.index()].cells[side].contains(from) {
+                    continue;
+                }
+                l
+            }
+            _ => break,
+        };
         let l = &prog.legs[l as usize];
         if capturing && !l.can_capture() {
             continue;

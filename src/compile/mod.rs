@@ -139,6 +139,8 @@ impl LegCode {
 pub enum Op {
     /// Fast path: run the leg from the origin and emit every landing as an option; continue.
     Emit(u16),
+    /// [`Op::Emit`] when the origin is in the mover's region (else nothing); continue.
+    EmitFrom(u16, RegionId),
     /// Run the leg; each landing continues at the next op (backtracking).
     Leg(u16),
     /// Explore the first target, then continue at the second.
@@ -291,7 +293,7 @@ impl Program {
         let ops_plain = self
             .ops
             .iter()
-            .all(|op| matches!(op, Op::Emit(_) | Op::End));
+            .all(|op| matches!(op, Op::Emit(_) | Op::EmitFrom(..) | Op::End));
         ops_plain
             && !self.chains
             && self.marks == 0
@@ -629,16 +631,30 @@ impl<'a> Compiler<'a> {
             Node::Alt(v, _) => v.iter().collect(),
             n => vec![n],
         };
+        let simple = |l: &dsl::Leg| {
+            l.kind != LegKind::Jump
+                && l.kind != LegKind::Hop
+                && !l.mods.iter().any(|m| matches!(m, Modifier::Via(..)))
+        };
         let mut rest = Vec::new();
         for a in alts {
             match a {
-                Node::Leg(l)
-                    if l.kind != LegKind::Jump
-                        && l.kind != LegKind::Hop
-                        && !l.mods.iter().any(|m| matches!(m, Modifier::Via(..))) =>
-                {
+                Node::Leg(l) if simple(l) => {
                     if let Some(id) = e.leg(l) {
                         e.ops.push(Op::Emit(id));
+                    }
+                }
+                // `at(region) leg`: the same, from a cell of the region only.
+                Node::Seq(v, _)
+                    if v.len() == 2
+                        && matches!(&v[1], Node::Leg(l) if simple(l))
+                        && let Node::At(name) = &v[0]
+                        && let Some(r) = e.c.names.regions.iter().position(|r| *r == name.text) =>
+                {
+                    if let Node::Leg(l) = &v[1]
+                        && let Some(id) = e.leg(l)
+                    {
+                        e.ops.push(Op::EmitFrom(id, RegionId::new(r)));
                     }
                 }
                 n => rest.push(n.clone()),
@@ -1369,6 +1385,11 @@ impl Program {
         for (pc, op) in self.ops.iter().enumerate() {
             let _ = match *op {
                 Op::Emit(l) => writeln!(out, "{pc:4}  emit   L{l}"),
+                Op::EmitFrom(l, r) => writeln!(
+                    out,
+                    "{pc:4}  emit   L{l} from {}",
+                    names.regions.get(r.index()).map_or("?", String::as_str)
+                ),
                 Op::Leg(l) => writeln!(out, "{pc:4}  leg    L{l}"),
                 Op::Split(a, b) => writeln!(out, "{pc:4}  split  {a}, {b}"),
                 Op::Greedy(a, b, m) => writeln!(out, "{pc:4}  greedy {a}, {b} (M{m})"),

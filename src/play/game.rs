@@ -199,7 +199,7 @@ impl<'r> Game<'r> {
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::text::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
-        let before = Undo {
+        let mut undo = Undo {
             cells: Vec::new(),
             supplies: self.pos.supplies.clone(),
             taboo: self.pos.taboo,
@@ -210,7 +210,6 @@ impl<'r> Game<'r> {
             fullmove: self.pos.fullmove,
             hash: self.hash,
         };
-        let mut undo = before.clone();
         let z = &self.rules.zobrist;
         let mut hash = self.hash;
         apply_turn(
@@ -226,8 +225,8 @@ impl<'r> Game<'r> {
         );
         let hash = rehash_rest(
             z,
-            &before.supplies,
-            (before.taboo, before.ep, before.castling),
+            &undo.supplies,
+            (undo.taboo, undo.ep, undo.castling),
             &self.pos,
             hash,
         );

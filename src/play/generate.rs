@@ -69,6 +69,9 @@ struct Core {
     /// when first needed (`weighed`).
     weights: Vec<u8>,
     weighed: bool,
+    /// Moves of a plain piece to be played out (not counted as quiet): destination, whether
+    /// it captures there, what it does to a stone there.
+    loud: Vec<(Cell, bool, StoneEffect)>,
     kinds: Vec<Option<PieceKindId>>,
 }
 
@@ -179,18 +182,6 @@ impl Core {
                 continue;
             };
             let piece = &rules.pieces[kind.index()];
-            self.vm.moves(rules, pos, c, &mut self.opts);
-            any_move |= !self.opts.is_empty();
-            // Place without moving.
-            if !rules.stones.is_empty()
-                && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
-                && rules.piece_shapes[kind.index()].stone_only
-            {
-                self.range.clear();
-                self.range.extend_from_slice(self.vm.range(rules, pos, c));
-                count += self.actions(rules, pos, c, kind, None, f);
-            }
-            let opts = std::mem::take(&mut self.opts);
             let shapes = rules.piece_shapes[kind.index()];
             let quiet = quiet.filter(|q| {
                 !piece.royal
@@ -201,27 +192,57 @@ impl Core {
                         || (piece.stones_per_turn == 0 && piece.removes.is_empty()))
                     && q.leaves_alone(c)
             });
-            for m in &opts.moves {
-                let captures = opts.captures(m);
-                if quiet.is_some_and(|q| q.untouched_by(m.to, captures))
-                    && piece.changes.iter().all(|ch| {
-                        fires_unplayed(rules, pos, &ch.on, c, m.to, captures) == Some(false)
-                    })
-                {
-                    // Exactly one turn (no change of kind happens), legal: what `after_move`
-                    // and the test would find.
-                    count += 1;
-                    self.quiet_counted += 1;
-                    continue;
-                }
-                let step = Step {
-                    to: m.to,
-                    captures,
-                    dest: m.stone,
-                };
-                count += self.after_move(rules, pos, c, kind, &step, f);
+            // Place without moving.
+            if !rules.stones.is_empty()
+                && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+                && shapes.stone_only
+            {
+                self.range.clear();
+                self.range.extend_from_slice(self.vm.range(rules, pos, c));
+                count += self.actions(rules, pos, c, kind, None, f);
             }
-            self.opts = opts;
+            // A plain piece that changes no kind, out of the sensitive cells: its quiet moves
+            // counted as they are found, the others played out after (no list of options).
+            let mut listed = false;
+            if let Some(q) = quiet
+                && piece.changes.is_empty()
+            {
+                let mut loud = std::mem::take(&mut self.loud);
+                loud.clear();
+                let mut quiet_moves = 0;
+                let plain = self
+                    .vm
+                    .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
+                        let captures: &[Cell] = if captured { &[t] } else { &[] };
+                        if q.untouched_by(t, captures) {
+                            quiet_moves += 1;
+                        } else {
+                            loud.push((t, captured, fx));
+                        }
+                    });
+                if plain {
+                    any_move |= quiet_moves > 0 || !loud.is_empty();
+                    count += quiet_moves;
+                    self.quiet_counted += quiet_moves;
+                    for &(t, captured, fx) in &loud {
+                        let step = Step {
+                            to: t,
+                            captures: if captured {
+                                std::slice::from_ref(&t)
+                            } else {
+                                &[]
+                            },
+                            dest: fx,
+                        };
+                        count += self.after_move(rules, pos, c, kind, &step, f);
+                    }
+                }
+                listed = plain;
+                self.loud = loud;
+            }
+            if !listed {
+                count += self.listed_moves(rules, pos, c, kind, quiet, &mut any_move, f);
+            }
             // En passant: the piece's captures may land on the en-passant cell, taking the
             // piece that passed over it.
             if piece.en_passant
@@ -338,6 +359,50 @@ impl Core {
             count += 1;
         }
         (count, any_move)
+    }
+
+    /// The turns of the movement options of the piece (kind `kind`) on `from`, listed by the
+    /// VM: with `quiet`, those that leave the sensitive cells alone and change no kind are only
+    /// counted (see [`Core::pseudo`]). Sets `any_move` when the piece has an option.
+    #[allow(clippy::too_many_arguments)]
+    fn listed_moves(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        quiet: Option<&Sensitive>,
+        any_move: &mut bool,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let piece = &rules.pieces[kind.index()];
+        self.vm.moves(rules, pos, c, &mut self.opts);
+        *any_move |= !self.opts.is_empty();
+        let opts = std::mem::take(&mut self.opts);
+        let mut count = 0;
+        for m in &opts.moves {
+            let captures = opts.captures(m);
+            if quiet.is_some_and(|q| q.untouched_by(m.to, captures))
+                && piece
+                    .changes
+                    .iter()
+                    .all(|ch| fires_unplayed(rules, pos, &ch.on, c, m.to, captures) == Some(false))
+            {
+                // Exactly one turn (no change of kind happens), legal: what `after_move`
+                // and the test would find.
+                count += 1;
+                self.quiet_counted += 1;
+                continue;
+            }
+            let step = Step {
+                to: m.to,
+                captures,
+                dest: m.stone,
+            };
+            count += self.after_move(rules, pos, c, kind, &step, f);
+        }
+        self.opts = opts;
+        count
     }
 
     /// The turns that make one movement: with each promotion choice, then with each stone
