@@ -1415,6 +1415,9 @@ fn plain_attack(
     prog: &Program,
     goal: Goal,
 ) -> bool {
+    if let Goal::Cell(target) = goal {
+        return plain_attack_cell(rules, pos, from, side, prog, target);
+    }
     plain_landings(rules, pos, from, side, prog, true, |l, t, occ| {
         matches!(landing(l, side, occ, rules.collectable), Some((true, _)))
             && match goal {
@@ -1423,6 +1426,82 @@ fn plain_attack(
                 Goal::None => false,
             }
     })
+}
+
+/// Whether the plain program of a piece of `side` on `from` captures on `target`: what
+/// [`plain_landings`] would find, with each ride walked only along the vector that points at
+/// the target (plain vectors are the same offset from every cell).
+fn plain_attack_cell(
+    rules: &Ruleset,
+    pos: &Position,
+    from: Cell,
+    side: Side,
+    prog: &Program,
+    target: Cell,
+) -> bool {
+    let links = &rules.links;
+    let ((ff, fr), (tf, tr)) = (rules.topo.coord(from), rules.topo.coord(target));
+    let (df, dr) = (tf - ff, tr - fr);
+    let captures = |l: &LegCode| {
+        matches!(
+            landing(l, side, pos.cells[target.index()], rules.collectable),
+            Some((true, _))
+        )
+    };
+    for op in &prog.ops {
+        let l = match *op {
+            Op::Emit(l) => l,
+            Op::EmitFrom(l, r) => {
+                if !rules.regions[r.index()].cells[side].contains(from) {
+                    continue;
+                }
+                l
+            }
+            _ => break,
+        };
+        let l = &prog.legs[l as usize];
+        if !l.can_capture() {
+            continue;
+        }
+        for &v in &l.vecs[side] {
+            if l.kind != LegKind::Ride {
+                if links.link(v, from) == target && captures(l) {
+                    return true;
+                }
+                continue;
+            }
+            // The target `k` times the vector away, the cells before it passable.
+            let (vf, vr) = links.vector(v);
+            let (vf, vr) = (i32::from(vf), i32::from(vr));
+            let k = if vf != 0 {
+                df / vf
+            } else if vr != 0 {
+                dr / vr
+            } else {
+                0
+            };
+            if k < 1 || k * vf != df || k * vr != dr {
+                continue;
+            }
+            let k = k.unsigned_abs();
+            if k < l.min || k > l.max {
+                continue;
+            }
+            let mut c = from;
+            let mut open = true;
+            for _ in 1..k {
+                c = links.link(v, c);
+                if c == NO_CELL || !l.pass.has(pos.cells[c.index()].bit_for(side)) {
+                    open = false;
+                    break;
+                }
+            }
+            if open && links.link(v, c) == target && captures(l) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Every landing of a plain program from `from`, in program order (only its capturing legs

@@ -26,8 +26,8 @@ pub struct Generator {
     pub(crate) exhaustive: bool,
     /// The royal pieces' cells of the side to move, in the position generated from.
     royals: Vec<Cell>,
-    /// The cells of the enemy pieces whose attacks are tested forwards (see [`Core::attacked`]),
-    /// in the position generated from.
+    /// The cells of the enemy pieces, in the position generated from (their attacks on the
+    /// royal pieces are asked forwards: see [`Core::attacked_forward`]).
     foes: Vec<Cell>,
     /// The cells of the side to move's pieces, in the position generated from.
     own: Vec<Cell>,
@@ -79,19 +79,6 @@ impl Core {
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
     fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
-        self.attacked_among(rules, pos, cell, by, rules.topo.cells())
-    }
-
-    /// [`Core::attacked`], where the pieces of `by` whose attacks do not reverse stand on
-    /// cells of `among` if anywhere (cells that hold something else are passed over).
-    fn attacked_among(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        cell: Cell,
-        by: Side,
-        mut among: impl Iterator<Item = Cell>,
-    ) -> bool {
         let stand_in = pos
             .at(cell)
             .is_empty()
@@ -125,13 +112,33 @@ impl Core {
         }
         // The others: every such piece, forwards.
         if !hit {
-            hit = among.any(|c| {
+            hit = rules.topo.cells().any(|c| {
                 matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k.index()])
                     && self.vm.captures_cell(rules, board, c, cell)
             });
         }
         self.scratch = probe;
         hit
+    }
+
+    /// [`Core::attacked`] for a cell that holds something, where the pieces of `by` stand on
+    /// cells of `among` if anywhere (cells that hold something else are passed over): each
+    /// asked forwards whether it can capture there.
+    fn attacked_forward(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        cell: Cell,
+        by: Side,
+        among: &[Cell],
+    ) -> bool {
+        if pos.at(cell).is_empty() {
+            return self.attacked(rules, pos, cell, by);
+        }
+        among.iter().any(|&c| {
+            matches!(pos.at(c).as_piece(), Some((s, _)) if s == by)
+                && self.vm.captures_cell(rules, pos, c, cell)
+        })
     }
 
     /// Whether no royal piece of `side` is attacked in `pos`.
@@ -1028,8 +1035,8 @@ impl Generator {
     }
 
     /// One pass over the board: the cells of the side to move's pieces (`own`), its royal
-    /// pieces (`royals`), the enemy pieces tested forwards (`foes`); which enemy kinds are
-    /// present and which sides have a royal piece.
+    /// pieces (`royals`), the enemy pieces (`foes`, tested forwards for attacks on the royal
+    /// pieces); which enemy kinds are present and which sides have a royal piece.
     fn census(&mut self, rules: &Ruleset, pos: &Position) -> Census {
         let side = pos.side;
         self.own.clear();
@@ -1054,9 +1061,7 @@ impl Generator {
                 if k.index() < 64 {
                     census.enemy_kinds |= 1 << k.index();
                 }
-                if !rules.reversible[k.index()] {
-                    self.foes.push(c);
-                }
+                self.foes.push(c);
             }
         }
         census
@@ -1085,9 +1090,9 @@ impl Generator {
                 foes,
                 own,
             } = self;
-            let in_check = !royals.iter().all(|&c| {
-                !check.attacked_among(rules, pos, c, side.opponent(), foes.iter().copied())
-            });
+            let in_check = !royals
+                .iter()
+                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
             let reference = *exhaustive;
             let bounded = !in_check
                 && !reference
@@ -1121,13 +1126,7 @@ impl Generator {
                         // among `foes` still, or are gone.
                         Some(to) if moved_only => royals.iter().all(|&r| {
                             let r = if r == t.from { to } else { r };
-                            !check.attacked_among(
-                                rules,
-                                after,
-                                r,
-                                side.opponent(),
-                                foes.iter().copied(),
-                            )
+                            !check.attacked_forward(rules, after, r, side.opponent(), foes)
                         }),
                         _ => check.royals_safe(rules, after, side),
                     }
