@@ -283,7 +283,12 @@ impl Topology {
     /// The cells along vector `v` from `c` (not including `c`), up to the edge of the board or
     /// the first hole in the mask.
     pub fn line(&self, c: Cell, v: (i8, i8)) -> impl Iterator<Item = Cell> + '_ {
-        std::iter::successors(self.offset(c, v), move |&x| self.offset(x, v))
+        let (mut f, mut r) = self.coord(c);
+        std::iter::from_fn(move || {
+            f += i32::from(v.0);
+            r += i32::from(v.1);
+            self.cell_at(f, r)
+        })
     }
 
     /// The cell `n` ranks ahead of `c` for `side` (White's ahead is up; negative `n` is

@@ -476,9 +476,6 @@ pub struct Ruleset {
     pub drops: Option<Drops>,
     /// Neutral pieces, when the variant has them.
     pub neutral: Option<Neutral>,
-    /// Per piece kind: whether its attacks can be found backwards, by running its program
-    /// from the attacked cell for the other side (plain symmetric leapers and riders).
-    pub reversible: Vec<bool>,
 }
 
 impl Ruleset {

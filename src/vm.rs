@@ -94,8 +94,6 @@ enum Goal {
     None,
     /// A capture of the piece on this cell.
     Cell(Cell),
-    /// A capture landing on a cell holding this occupant.
-    Occupant(Occupant),
 }
 
 struct Ctx<'a> {
@@ -379,20 +377,6 @@ impl Machine {
         self.attack_query(rules, pos, from, side, kind, Goal::Cell(target))
     }
 
-    /// Whether a piece of `kind` playing for `side` on `from` could capture, by landing, a
-    /// piece `victim` (stops at the first way; used to test attacks backwards).
-    pub fn captures_occupant(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        from: Cell,
-        side: Side,
-        kind: PieceKindId,
-        victim: Occupant,
-    ) -> bool {
-        self.attack_query(rules, pos, from, side, kind, Goal::Occupant(victim))
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn attack_query(
         &mut self,
@@ -412,7 +396,7 @@ impl Machine {
     }
 
     /// The movement options a piece of `kind` playing for `side` would have on `from`,
-    /// whatever stands there (used to test attacks backwards from the attacked cell).
+    /// whatever stands there.
     pub fn moves_as(
         &mut self,
         rules: &Ruleset,
@@ -506,19 +490,9 @@ impl Machine {
         prog: &Program,
         out: &mut Options,
     ) {
-        if self.stamp.len() != pos.cells.len() {
-            self.stamp = vec![0; pos.cells.len()];
-            self.slot = vec![0; pos.cells.len()];
-            self.epoch = 0;
-        }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
-        plain_landings(rules, pos, from, side, prog, false, |l, t, occ| {
+        self.next_epoch(pos.cells.len());
+        plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             self.plain_land(rules, out, l, side, t, occ, l.can_capture());
-            false
         });
     }
 
@@ -540,14 +514,13 @@ impl Machine {
             return false;
         }
         self.next_epoch(pos.cells.len());
-        plain_landings(rules, pos, from, side, prog, false, |l, t, occ| {
+        plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             if let Some((captured, fx)) = landing(l, side, occ, rules.collectable)
                 && self.stamp[t.index()] != self.epoch
             {
                 self.stamp[t.index()] = self.epoch;
                 f(t, captured, fx);
             }
-            false
         });
         true
     }
@@ -773,7 +746,6 @@ impl Machine {
             Mode::Attack => {
                 self.found |= match self.goal {
                     Goal::Cell(c) => self.caps.contains(&c),
-                    Goal::Occupant(o) => self.caps.contains(&to) && cx.occ(to) == o,
                     Goal::None => false,
                 };
             }
@@ -1108,7 +1080,7 @@ impl Machine {
     /// mark); in attack mode, whether it misses the goal.
     fn known(&mut self, cx: &Ctx<'_>, out: &Options, to: Cell, capleg: bool) -> bool {
         match cx.mode {
-            Mode::Attack => !self.hits_goal(to),
+            Mode::Attack => !self.hits_goal(),
             Mode::Range => self.stamp[to.index()] == self.epoch,
             Mode::Moves => {
                 self.sort_caps();
@@ -1119,10 +1091,9 @@ impl Machine {
     }
 
     /// Whether the path ending on `to` captures what the attack query looks for.
-    fn hits_goal(&self, to: Cell) -> bool {
+    fn hits_goal(&self) -> bool {
         match self.goal {
             Goal::Cell(c) => self.caps.contains(&c),
-            Goal::Occupant(o) => self.caps.contains(&to) && self.cells[to.index()] == o,
             Goal::None => false,
         }
     }
@@ -1164,7 +1135,7 @@ impl Machine {
             return;
         }
         if cx.mode == Mode::Attack {
-            self.found |= self.hits_goal(to);
+            self.found |= self.hits_goal();
             return;
         }
         if cx.mode == Mode::Range {
@@ -1415,17 +1386,10 @@ fn plain_attack(
     prog: &Program,
     goal: Goal,
 ) -> bool {
-    if let Goal::Cell(target) = goal {
-        return plain_attack_cell(rules, pos, from, side, prog, target);
+    match goal {
+        Goal::Cell(target) => plain_attack_cell(rules, pos, from, side, prog, target),
+        Goal::None => false,
     }
-    plain_landings(rules, pos, from, side, prog, true, |l, t, occ| {
-        matches!(landing(l, side, occ, rules.collectable), Some((true, _)))
-            && match goal {
-                Goal::Cell(c) => t == c,
-                Goal::Occupant(o) => occ == o,
-                Goal::None => false,
-            }
-    })
 }
 
 /// Whether the plain program of a piece of `side` on `from` captures on `target`: what
@@ -1504,18 +1468,16 @@ fn plain_attack_cell(
     false
 }
 
-/// Every landing of a plain program from `from`, in program order (only its capturing legs
-/// when `capturing`): `f` gets the leg, the cell and what stands there, and stops the walk by
-/// returning true. Returns whether it was stopped.
+/// Every landing of a plain program from `from`, in program order: `f` gets the leg, the cell
+/// and what stands there.
 fn plain_landings(
     rules: &Ruleset,
     pos: &Position,
     from: Cell,
     side: Side,
     prog: &Program,
-    capturing: bool,
-    mut f: impl FnMut(&LegCode, Cell, Occupant) -> bool,
-) -> bool {
+    mut f: impl FnMut(&LegCode, Cell, Occupant),
+) {
     let links = &rules.links;
     for op in &prog.ops {
         let l = match *op {
@@ -1529,9 +1491,6 @@ fn plain_landings(
             _ => break,
         };
         let l = &prog.legs[l as usize];
-        if capturing && !l.can_capture() {
-            continue;
-        }
         for &v in &l.vecs[side] {
             if l.kind == LegKind::Ride {
                 let mut c = from;
@@ -1546,8 +1505,8 @@ fn plain_landings(
                         break;
                     }
                     let occ = pos.cells[c.index()];
-                    if dist >= l.min && f(l, c, occ) {
-                        return true;
+                    if dist >= l.min {
+                        f(l, c, occ);
                     }
                     if !l.pass.has(occ.bit_for(side)) {
                         break;
@@ -1555,13 +1514,12 @@ fn plain_landings(
                 }
             } else {
                 let t = links.link(v, from);
-                if t != NO_CELL && f(l, t, pos.cells[t.index()]) {
-                    return true;
+                if t != NO_CELL {
+                    f(l, t, pos.cells[t.index()]);
                 }
             }
         }
     }
-    false
 }
 
 /// What a leg landing on a cell holding `occ` does, for a piece of `side`: `None` when it may

@@ -10,7 +10,7 @@
 //! the VM that reads the position in place: its options, and its answers to attack queries,
 //! must be the general interpreter's. So must everything a program of one leg per path (lame
 //! leaps, hops, jumps, region conditions) reads in place: options, placement ranges and
-//! attack answers, forwards and backwards.
+//! attack answers.
 //!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
@@ -96,24 +96,6 @@ fn same_options(r: &Ruleset, pos: &Position) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
-        // Attacks tested backwards: a piece of each kind and side standing here, capturing
-        // the first kind of the other side (royal or not, what the check test asks).
-        for k in 0..r.pieces.len() {
-            for side in [Side::White, Side::Black] {
-                let kind = PieceKindId::new(k);
-                let victim = Occupant::piece(side.opponent(), PieceKindId::new(0));
-                assert_eq!(
-                    fast.captures_occupant(r, pos, c, side, kind, victim),
-                    general.captures_occupant(r, pos, c, side, kind, victim),
-                    "{}: a {:?} {} on {} capturing {:?}",
-                    text::write_position(r, pos),
-                    side,
-                    r.pieces[k].name,
-                    r.topo.name(c),
-                    victim
-                );
-            }
-        }
         // Attack queries: the same answer for every target (plain attack programs too).
         for t in r.topo.cells() {
             assert_eq!(

@@ -498,28 +498,6 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// Whether a piece's attacks can be tested backwards, by running its attack program from
-/// the attacked cell for the other side: every capturing leg is a plain symmetric step, leap
-/// or ride (each vector's mirror image across the file is also one of its vectors) that may
-/// capture any enemy piece, and nothing but fast-path legs.
-pub fn attacks_reverse(attacks: &Program, links: &LinkTable, all_enemies: Filter) -> bool {
-    attacks
-        .ops
-        .iter()
-        .all(|op| matches!(op, Op::Emit(_) | Op::End))
-        && attacks.legs.iter().all(|l| {
-            let vs: Vec<(i8, i8)> = l.vecs[Side::White]
-                .iter()
-                .map(|&v| links.vector(v))
-                .collect();
-            !l.can_capture()
-                || (matches!(l.kind, LegKind::Step | LegKind::Leap | LegKind::Ride)
-                    && l.paths[Side::White].is_empty()
-                    && l.victims == all_enemies
-                    && vs.iter().all(|&(a, b)| vs.contains(&(-a, b))))
-        })
-}
-
 /// The most legs a path of the definition can have (`u32::MAX`: no bound).
 fn most_legs(n: &Node) -> u32 {
     fn most(n: &Node) -> u32 {

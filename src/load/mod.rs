@@ -425,19 +425,12 @@ impl<'s> Loader<'s> {
         }
         let has_royals = pieces.iter().any(|p| p.royal);
         let has_reserve = pieces.iter().any(|p| p.reserve.is_some());
-        let all_enemies = Filter(
-            PieceKindId::all(pieces.len()).fold(0u128, |a, k| a | 1u128 << Filter::enemy_bit(k)),
-        );
         for p in &mut pieces {
             for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
                 prog.plain = prog.is_plain(&links);
                 prog.reach = prog.reach_table(&links, &topo);
             }
         }
-        let reversible = pieces
-            .iter()
-            .map(|p| compile::attacks_reverse(&p.attacks, &links, all_enemies))
-            .collect();
         let zobrist = crate::compile::zobrist::Zobrist::new(
             topo.len(),
             stones.len() + pieces.len(),
@@ -479,7 +472,6 @@ impl<'s> Loader<'s> {
             fields,
             castlings,
             has_royals,
-            reversible,
             replaced,
             clock,
             repetition,

@@ -91,32 +91,11 @@ impl Core {
         } else {
             pos
         };
-        let mut hit = false;
-        // Kinds whose attacks reverse: one run of their program from the attacked cell.
-        for (k, &rev) in rules.reversible.iter().enumerate() {
-            if hit {
-                break;
-            }
-            if !rev {
-                continue;
-            }
-            let attacker = Occupant::piece(by, PieceKindId::new(k));
-            hit = self.vm.captures_occupant(
-                rules,
-                board,
-                cell,
-                by.opponent(),
-                PieceKindId::new(k),
-                attacker,
-            );
-        }
-        // The others: every such piece, forwards.
-        if !hit {
-            hit = rules.topo.cells().any(|c| {
-                matches!(board.at(c).as_piece(), Some((s, k)) if s == by && !rules.reversible[k.index()])
-                    && self.vm.captures_cell(rules, board, c, cell)
-            });
-        }
+        // Every piece of `by`, forwards (a query out of its geometric reach costs no run).
+        let hit = rules.topo.cells().any(|c| {
+            matches!(board.at(c).as_piece(), Some((s, _)) if s == by)
+                && self.vm.captures_cell(rules, board, c, cell)
+        });
         self.scratch = probe;
         hit
     }
@@ -1446,6 +1425,11 @@ impl Sensitive {
                     let occ = pos.at(c);
                     if occ.as_piece().is_some() || occ.as_neutral().is_some() {
                         pieces += 1;
+                        // Beyond two pieces only a piece that an arrival can open the line
+                        // for matters.
+                        if pieces >= 2 && line.land & present == 0 {
+                            break;
+                        }
                     }
                     self.walked.push(c);
                 }
