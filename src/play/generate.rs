@@ -38,6 +38,8 @@ pub struct Generator {
 struct Census {
     /// Which sides have a royal piece.
     royal_sides: BySide<bool>,
+    /// Which sides have a piece.
+    pieces: BySide<bool>,
     /// The enemy piece kinds present (of the first 64).
     enemy_kinds: u64,
 }
@@ -474,7 +476,7 @@ impl Core {
                 let mut n = 0usize;
                 for &c in range {
                     let w = if c == from {
-                        empty_weight(rules, pos, c)
+                        empty_weight(rules, pos, c, in_supply(pos))
                     } else {
                         self.weights[c.index()]
                     };
@@ -742,11 +744,12 @@ const WEIGH: u8 = u8::MAX;
 fn weigh(rules: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
     let side = pos.side;
     let supply = &pos.supplies[side];
+    let hand = in_supply(pos);
     out.clear();
     out.extend(rules.topo.cells().map(|c| {
         let occ = pos.at(c);
         if occ.is_empty() {
-            empty_weight(rules, pos, c)
+            empty_weight(rules, pos, c, hand)
         } else if let Some(s2) = occ.as_stone() {
             let n = if rules.turn.explosions == 0 {
                 0
@@ -775,8 +778,9 @@ fn in_supply(pos: &Position) -> u64 {
         .fold(0u64, |m, (k, _)| m | 1 << k)
 }
 
-/// The stones the side to move may place on `c` were it empty.
-fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell) -> u8 {
+/// The stones the side to move may place on `c` were it empty, with `in_supply` the kinds it
+/// has in hand (see [`in_supply`]).
+fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell, in_supply: u64) -> u8 {
     let side = pos.side;
     if pos.taboo == Some(c) {
         return 0;
@@ -784,7 +788,6 @@ fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell) -> u8 {
     let Some(allowed) = rules.allowed_mask(side, c) else {
         return WEIGH;
     };
-    let in_supply = in_supply(pos);
     u8::try_from((allowed & in_supply).count_ones()).unwrap_or(WEIGH)
 }
 
@@ -1023,6 +1026,7 @@ impl Generator {
         self.foes.clear();
         let mut census = Census {
             royal_sides: BySide::new(false, false),
+            pieces: BySide::new(false, false),
             enemy_kinds: 0,
         };
         for c in rules.topo.cells() {
@@ -1031,6 +1035,7 @@ impl Generator {
             };
             let royal = rules.pieces[k.index()].royal;
             census.royal_sides[s] |= royal;
+            census.pieces[s] = true;
             if s == side {
                 self.own.push(c);
                 if royal {
@@ -1055,7 +1060,7 @@ impl Generator {
     ) -> Result<usize, Outcome> {
         let side = pos.side;
         let census = self.census(rules, pos);
-        if let Some(o) = static_outcome_given(rules, pos, census.royal_sides) {
+        if let Some(o) = static_outcome_given(rules, pos, census.royal_sides, census.pieces) {
             return Err(o);
         }
         if rules.has_royals {

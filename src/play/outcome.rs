@@ -134,7 +134,15 @@ pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
 
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
-    static_outcome_given(rules, pos, royal_sides(rules, pos))
+    let pieces = BySide::new(
+        pos.cells
+            .iter()
+            .any(|o| matches!(o.as_piece(), Some((Side::White, _)))),
+        pos.cells
+            .iter()
+            .any(|o| matches!(o.as_piece(), Some((Side::Black, _)))),
+    );
+    static_outcome_given(rules, pos, royal_sides(rules, pos), pieces)
 }
 
 /// Which sides have a royal piece on the board (both, when the rules have none).
@@ -156,11 +164,12 @@ fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
 }
 
 /// [`static_outcome`], told which sides have a royal piece on the board (`royal_sides`, read
-/// only when the rules have royal pieces).
+/// only when the rules have royal pieces) and which sides have a piece at all (`pieces`).
 pub(crate) fn static_outcome_given(
     rules: &Ruleset,
     pos: &Position,
     royal_sides: BySide<bool>,
+    pieces: BySide<bool>,
 ) -> Option<Outcome> {
     let mover = pos.side.opponent();
     for side in [mover, pos.side] {
@@ -221,11 +230,7 @@ pub(crate) fn static_outcome_given(
     }
     if rules.end.no_pieces_loses {
         for side in [pos.side, mover] {
-            if !pos
-                .cells
-                .iter()
-                .any(|o| matches!(o.as_piece(), Some((s, _)) if s == side))
-            {
+            if !pieces[side] {
                 return Some(Outcome {
                     winner: Some(side.opponent()),
                     reason: Reason::NoPieces,
