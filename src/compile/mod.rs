@@ -604,20 +604,16 @@ impl<'a> Compiler<'a> {
             ));
             return Err(e.errors);
         }
-        // Top-level alternatives that are single simple legs become fast-path `Emit` ops.
+        // Top-level alternatives of a single leg (behind a region test or not) become `Emit`
+        // ops: the leg is run from the origin and every landing is an option.
         let alts: Vec<&Node> = match node {
             Node::Alt(v, _) => v.iter().collect(),
             n => vec![n],
         };
-        let simple = |l: &dsl::Leg| {
-            l.kind != LegKind::Jump
-                && l.kind != LegKind::Hop
-                && !l.mods.iter().any(|m| matches!(m, Modifier::Via(..)))
-        };
         let mut rest = Vec::new();
         for a in alts {
             match a {
-                Node::Leg(l) if simple(l) => {
+                Node::Leg(l) => {
                     if let Some(id) = e.leg(l) {
                         e.ops.push(Op::Emit(id));
                     }
@@ -625,7 +621,7 @@ impl<'a> Compiler<'a> {
                 // `at(region) leg`: the same, from a cell of the region only.
                 Node::Seq(v, _)
                     if v.len() == 2
-                        && matches!(&v[1], Node::Leg(l) if simple(l))
+                        && matches!(&v[1], Node::Leg(_))
                         && let Node::At(name) = &v[0]
                         && let Some(r) = e.c.names.regions.iter().position(|r| *r == name.text) =>
                 {
