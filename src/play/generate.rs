@@ -185,9 +185,17 @@ impl Core {
                 && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
                 && shapes.stone_only
             {
-                self.range.clear();
-                self.range.extend_from_slice(self.vm.range(rules, pos, c));
-                count += self.actions(rules, pos, c, kind, None, f);
+                if let Some(n) = self
+                    .count_only
+                    .then(|| self.count_unplayed(rules, pos, c, c, kind))
+                    .flatten()
+                {
+                    count += n;
+                } else {
+                    self.range.clear();
+                    self.range.extend_from_slice(self.vm.range(rules, pos, c));
+                    count += self.actions(rules, pos, c, kind, None, f);
+                }
             }
             // A plain piece that changes no kind, out of the sensitive cells: its quiet moves
             // counted as they are found, the others played out after (no list of options).
@@ -454,43 +462,14 @@ impl Core {
         step: &Step<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        let side = pos.side;
         let two_cells = !matches!(step.dest, StoneEffect::Collect(_))
             && step.captures.iter().all(|&c| c == step.to)
             && (step.captures.is_empty() || !rules.pieces[now.index()].captures_to_reserve);
         if self.count_only
             && two_cells
-            && !rules.allowed_kinds.is_empty()
-            && 2 * rules.stones.len() <= GROUPS
-            && let Some(range) = self
-                .vm
-                .range_after_move(rules, pos, from, step.to, side, now)
+            && let Some(n) = self.count_unplayed(rules, pos, from, step.to, now)
         {
-            let piece = &rules.pieces[now.index()];
-            if piece.stones_per_turn == 1 && piece.removes.is_empty() {
-                // One stone: the count is the sum of the cells' weights over the range.
-                if !self.weighed {
-                    weigh(rules, pos, &mut self.weights);
-                    self.weighed = true;
-                }
-                let mut n = 0usize;
-                for &c in range {
-                    let w = if c == from {
-                        empty_weight(rules, pos, c, in_supply(pos))
-                    } else {
-                        self.weights[c.index()]
-                    };
-                    if w == WEIGH {
-                        placements(rules, pos, side, now, c, |_, _| n += 1);
-                    } else {
-                        n += usize::from(w);
-                    }
-                }
-                return n;
-            }
-            self.range.clear();
-            self.range.extend_from_slice(range);
-            return self.count_actions(rules, pos, now, Some(from));
+            return n;
         }
         // Played on `moved` (equal to `pos`), taken back after.
         let mut moved = std::mem::take(&mut self.moved);
@@ -511,6 +490,52 @@ impl Core {
         self.moved = moved;
         self.changed = changed;
         n
+    }
+
+    /// The stone actions of the piece of kind `now` standing on `at`, having come from `vacated`
+    /// (`vacated == at`: it stands still), counted on `pos` with the move not played: its
+    /// placement range read with `vacated` as empty. `None` when that needs the move played.
+    fn count_unplayed(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        vacated: Cell,
+        at: Cell,
+        now: PieceKindId,
+    ) -> Option<usize> {
+        if rules.allowed_kinds.is_empty() || 2 * rules.stones.len() > GROUPS {
+            return None;
+        }
+        let side = pos.side;
+        let range = self
+            .vm
+            .range_after_move(rules, pos, vacated, at, side, now)?;
+        let moved = vacated != at;
+        let piece = &rules.pieces[now.index()];
+        if piece.stones_per_turn == 1 && piece.removes.is_empty() {
+            // One stone: the count is the sum of the cells' weights over the range.
+            if !self.weighed {
+                weigh(rules, pos, &mut self.weights);
+                self.weighed = true;
+            }
+            let mut n = 0usize;
+            for &c in range {
+                let w = if moved && c == vacated {
+                    empty_weight(rules, pos, c, in_supply(pos))
+                } else {
+                    self.weights[c.index()]
+                };
+                if w == WEIGH {
+                    placements(rules, pos, side, now, c, |_, _| n += 1);
+                } else {
+                    n += usize::from(w);
+                }
+            }
+            return Some(n);
+        }
+        self.range.clear();
+        self.range.extend_from_slice(range);
+        Some(self.count_actions(rules, pos, now, moved.then_some(vacated)))
     }
 
     /// The kinds the piece of kind `kind` moving from `from` by `step` may stand as after the
