@@ -128,6 +128,9 @@ pub struct Topology {
     ranks: usize,
     grid: Vec<Cell>,
     coords: Vec<(u8, u8)>,
+    /// Per cell, `rank * (2 * files - 1) + file`: the difference of two cells' keys
+    /// identifies their offset (see [`Topology::offset_key`]).
+    keys: Vec<u32>,
     classed: Vec<ClassedSet>,
 }
 
@@ -154,6 +157,10 @@ impl Topology {
             file_labels,
             ranks,
             grid,
+            keys: coords
+                .iter()
+                .map(|&(f, r)| u32::from(r) * (2 * files as u32 - 1) + u32::from(f))
+                .collect(),
             coords,
             classed: Vec::new(),
         }
@@ -222,9 +229,15 @@ impl Topology {
         (c != NO_CELL).then_some(c)
     }
 
+    /// A number per cell such that `offset_key(b) - offset_key(a)` (as `i64`) depends only
+    /// on the offset from `a` to `b`: `rank offset * (2 * files - 1) + file offset`.
+    #[inline]
+    pub fn offset_key(&self, c: Cell) -> u32 {
+        self.keys[c.index()]
+    }
+
     /// File and rank index (from 0) of a cell (board-internal).
     #[inline]
-    /// The cell's (file, rank) indices.
     pub fn coord(&self, c: Cell) -> (i32, i32) {
         let (f, r) = self.coords[c.index()];
         (i32::from(f), i32::from(r))

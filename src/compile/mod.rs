@@ -227,11 +227,17 @@ impl ReachMap {
         }
     }
 
-    /// Whether the offset is in the map.
+    /// Whether the offset between two cells of the board the map was made for, given by their
+    /// [`Topology::offset_key`]s, is in the map.
     #[inline]
-    pub fn contains(&self, df: i32, dr: i32) -> bool {
-        self.index(df, dr)
-            .is_some_and(|i| self.bits[i / 64] & (1 << (i % 64)) != 0)
+    pub fn contains_keys(&self, from: u32, to: u32) -> bool {
+        // Every offset between two cells of the board is in the map's range.
+        let center = (self.ranks - 1) * (2 * self.files - 1) + self.files - 1;
+        #[allow(clippy::cast_sign_loss)]
+        let i = (i64::from(to) + i64::from(center) - i64::from(from)) as usize;
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 }
 
@@ -282,8 +288,7 @@ impl Program {
         let Some(reach) = &self.reach else {
             return true;
         };
-        let ((ff, fr), (tf, tr)) = (topo.coord(from), topo.coord(to));
-        reach[side].contains(tf - ff, tr - fr)
+        reach[side].contains_keys(topo.offset_key(from), topo.offset_key(to))
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
