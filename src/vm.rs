@@ -1412,21 +1412,7 @@ fn plain_attack_cell(
             Some((true, _))
         )
     };
-    for op in &prog.ops {
-        let l = match *op {
-            Op::Emit(l) => l,
-            Op::EmitFrom(l, r) => {
-                if !rules.regions[r.index()].cells[side].contains(from) {
-                    continue;
-                }
-                l
-            }
-            _ => break,
-        };
-        let l = &prog.legs[l as usize];
-        if !l.can_capture() {
-            continue;
-        }
+    for l in emitted_legs(rules, prog, side, from).filter(|l| l.can_capture()) {
         for &v in &l.vecs[side] {
             if l.kind != LegKind::Ride {
                 if links.link(v, from) == target && captures(l) {
@@ -1468,6 +1454,27 @@ fn plain_attack_cell(
     false
 }
 
+/// The legs of the leading `emit` ops of a program that run for a piece of `side` on `from`
+/// (those behind a region test only when `from` is in the region), in program order.
+fn emitted_legs<'p>(
+    rules: &'p Ruleset,
+    prog: &'p Program,
+    side: Side,
+    from: Cell,
+) -> impl Iterator<Item = &'p LegCode> {
+    prog.ops
+        .iter()
+        .map_while(|op| match *op {
+            Op::Emit(l) => Some((l, None)),
+            Op::EmitFrom(l, r) => Some((l, Some(r))),
+            _ => None,
+        })
+        .filter(move |&(_, r)| {
+            r.is_none_or(|r| rules.regions[r.index()].cells[side].contains(from))
+        })
+        .map(|(l, _)| &prog.legs[l as usize])
+}
+
 /// Every landing of a plain program from `from`, in program order: `f` gets the leg, the cell
 /// and what stands there.
 fn plain_landings(
@@ -1479,18 +1486,7 @@ fn plain_landings(
     mut f: impl FnMut(&LegCode, Cell, Occupant),
 ) {
     let links = &rules.links;
-    for op in &prog.ops {
-        let l = match *op {
-            Op::Emit(l) => l,
-            Op::EmitFrom(l, r) => {
-                if !rules.regions[r.index()].cells[side].contains(from) {
-                    continue;
-                }
-                l
-            }
-            _ => break,
-        };
-        let l = &prog.legs[l as usize];
+    for l in emitted_legs(rules, prog, side, from) {
         for &v in &l.vecs[side] {
             if l.kind == LegKind::Ride {
                 let mut c = from;
