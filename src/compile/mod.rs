@@ -177,9 +177,10 @@ pub struct Program {
     /// Where a path of a program of one leg can capture, relative to its cell (see
     /// [`Program::could_capture`]); `None` when that cannot be bounded. Set by the loader.
     pub reach: Option<BySide<ReachMap>>,
-    /// A plain program: only `emit` ops over steps, free leaps and rides along fixed vectors
-    /// (no paths, no regions, no hops or jumps, nothing taken in passing). The VM lists its
-    /// options without copying the board (see [`Program::is_plain`]); set by the loader.
+    /// A plain program: only `emit` ops (perhaps behind a region test at the piece's cell,
+    /// `emit … from`) over steps, free leaps and rides along fixed vectors (no paths, no hops
+    /// or jumps, nothing taken in passing). The VM lists its options without copying the
+    /// board (see [`Program::is_plain`]); set by the loader.
     pub plain: bool,
     /// How many maximal repetitions (`+!`, `*!`, …) the program has: their marks are
     /// numbered from 0.
@@ -292,7 +293,7 @@ impl Program {
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
-    /// an `emit` (then the end), every leg a step, a leap without paths or a ride, that takes
+    /// an `emit` or `emit … from` (then the end), every leg a step, a leap without paths or a ride, that takes
     /// nothing in passing, along vectors that are the same from every cell.
     pub fn is_plain(&self, links: &crate::board::LinkTable) -> bool {
         let ops_plain = self
