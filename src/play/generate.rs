@@ -122,6 +122,60 @@ impl Core {
         })
     }
 
+    /// Whether any of `cells` is attacked by `by` in `pos`, where the pieces of `by` stand on
+    /// cells of `among` (as in [`Core::attacked_forward`]). Empty cells are tested with a
+    /// stand-in enemy piece on them, on one copy of the position.
+    fn any_attacked_among(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        cells: &[Cell],
+        by: Side,
+        among: &[Cell],
+    ) -> bool {
+        let mut probe = std::mem::take(&mut self.scratch);
+        let mut copied = false;
+        let mut hit = false;
+        for &cell in cells {
+            let board: &Position = if pos.at(cell).is_empty() {
+                if !copied {
+                    probe.clone_from(pos);
+                    copied = true;
+                }
+                probe.cells[cell.index()] = Occupant::piece(by.opponent(), PieceKindId::new(0));
+                &probe
+            } else {
+                pos
+            };
+            hit = among.iter().any(|&c| {
+                matches!(board.at(c).as_piece(), Some((s, _)) if s == by)
+                    && self.vm.captures_cell(rules, board, c, cell)
+            });
+            if copied {
+                probe.cells[cell.index()] = pos.cells[cell.index()];
+            }
+            if hit {
+                break;
+            }
+        }
+        self.scratch = probe;
+        hit
+    }
+
+    /// [`Core::royals_safe`] where the enemy pieces stand on cells of `among` if anywhere.
+    fn royals_safe_among(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        side: Side,
+        among: &[Cell],
+    ) -> bool {
+        rules.topo.cells().all(|c| {
+            !matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
+                || !self.attacked_forward(rules, pos, c, side.opponent(), among)
+        })
+    }
+
     /// Whether no royal piece of `side` is attacked in `pos`.
     fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
         for c in rules.topo.cells() {
@@ -145,6 +199,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         own: &[Cell],
+        foes: &[Cell],
         quiet: Option<&Sensitive>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> (usize, bool) {
@@ -197,12 +252,11 @@ impl Core {
                     count += self.actions(rules, pos, c, kind, None, f);
                 }
             }
-            // A plain piece that changes no kind, out of the sensitive cells: its quiet moves
-            // counted as they are found, the others played out after (no list of options).
+            // A plain piece out of the sensitive cells: its quiet moves that set off no change
+            // of kind counted as they are found, the others played out after (no list of
+            // options).
             let mut listed = false;
-            if let Some(q) = quiet
-                && piece.changes.is_empty()
-            {
+            if let Some(q) = quiet {
                 let mut loud = std::mem::take(&mut self.loud);
                 loud.clear();
                 let mut quiet_moves = 0;
@@ -210,7 +264,11 @@ impl Core {
                     .vm
                     .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
                         let captures: &[Cell] = if captured { &[t] } else { &[] };
-                        if q.untouched_by(t, captures) {
+                        if q.untouched_by(t, captures)
+                            && piece.changes.iter().all(|ch| {
+                                fires_unplayed(rules, pos, &ch.on, c, t, captures) == Some(false)
+                            })
+                        {
                             quiet_moves += 1;
                         } else {
                             loud.push((t, captured, fx));
@@ -342,10 +400,7 @@ impl Core {
             if !king_ok || !rook_ok || !empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
-            if safe
-                .iter()
-                .any(|&s| self.attacked(rules, pos, s, side.opponent()))
-            {
+            if self.any_attacked_among(rules, pos, safe, side.opponent(), foes) {
                 continue;
             }
             f(&TurnView {
@@ -1108,7 +1163,7 @@ impl Generator {
                 && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
             let quiet = (bounded && core.counting).then_some(&*sensitive);
             let mut n = 0;
-            core.pseudo(rules, pos, own, quiet, &mut |t| {
+            core.pseudo(rules, pos, own, foes, quiet, &mut |t| {
                 // Out of check, a turn that leaves every line and leg towards the royal pieces
                 // alone (and moves no royal piece) cannot expose them: no test needed.
                 let quiet = bounded
@@ -1137,6 +1192,8 @@ impl Generator {
                             let r = if r == t.from { to } else { r };
                             !check.attacked_forward(rules, after, r, side.opponent(), foes)
                         }),
+                        // Any other turn of the mover brings no enemy piece either.
+                        _ if !reference => check.royals_safe_among(rules, after, side, foes),
                         _ => check.royals_safe(rules, after, side),
                     }
                 };
@@ -1168,9 +1225,9 @@ impl Generator {
                 });
             }
         }
-        let own = std::mem::take(&mut self.own);
-        let (count, any_move) = self.core.pseudo(rules, pos, &own, None, &mut f);
-        self.own = own;
+        let (own, foes) = (std::mem::take(&mut self.own), std::mem::take(&mut self.foes));
+        let (count, any_move) = self.core.pseudo(rules, pos, &own, &foes, None, &mut f);
+        (self.own, self.foes) = (own, foes);
         if count == 0 {
             return Err(Outcome {
                 winner: Some(side.opponent()),
