@@ -457,6 +457,9 @@ pub struct Ruleset {
     pub castlings: Vec<Castling>,
     /// Whether any piece kind is royal.
     pub has_royals: bool,
+    /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
+    /// piece's kind is looked at on every cell.
+    pub royal_kinds: u64,
     /// Where a piece replaced by a change of kind goes.
     pub replaced: Replaced,
     /// Cells where each side (outer) may place each stone kind (inner) by the placement
@@ -479,6 +482,12 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Whether pieces of kind `k` are royal (see [`Ruleset::royal_kinds`]).
+    #[inline]
+    pub fn is_royal(&self, k: crate::core::PieceKindId) -> bool {
+        self.royal_kinds >> k.index() & 1 != 0
+    }
+
     /// A side's name in text output: `white`/`black`, or as the file names them.
     pub fn side_name(&self, side: Side) -> &str {
         &self.side_names[side.index()]
@@ -524,7 +533,7 @@ impl Ruleset {
         let &(partner, partner_to) = c.partners.first()?;
         let (pcol, prow) = self.topo.layout(partner);
         let king = self.topo.cells().find(|&x| {
-            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.pieces[k.index()].royal)
+            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.is_royal(k))
                 && self.topo.layout(x).1 == prow
         })?;
         let kcol = self.topo.layout(king).0;

@@ -424,6 +424,11 @@ impl<'s> Loader<'s> {
             return None;
         }
         let has_royals = pieces.iter().any(|p| p.royal);
+        let royal_kinds = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0u64, |m, (k, _)| m | 1 << k);
         let has_reserve = pieces.iter().any(|p| p.reserve.is_some());
         for p in &mut pieces {
             for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
@@ -472,6 +477,7 @@ impl<'s> Loader<'s> {
             fields,
             castlings,
             has_royals,
+            royal_kinds,
             replaced,
             clock,
             repetition,

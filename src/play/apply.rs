@@ -81,7 +81,7 @@ pub fn apply_turn(
 ) {
     let side = pos.side;
     let mover_is_royal =
-        matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal);
+        matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
     let mut ep = None;
     let mut ep_victim = None;
     let clock = &rules.clock;

@@ -87,7 +87,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
         for side in Side::BOTH {
             let at: Vec<Cell> = topo
                 .cells()
-                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal))
+                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.is_royal(k)))
                 .collect();
             if at.len() != 1 {
                 return Err(Unplayable::RoyalCount { side, at });

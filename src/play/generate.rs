@@ -171,7 +171,7 @@ impl Core {
         among: &[Cell],
     ) -> bool {
         rules.topo.cells().all(|c| {
-            !matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
+            !matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.is_royal(k))
                 || !self.attacked_forward(rules, pos, c, side.opponent(), among)
         })
     }
@@ -179,7 +179,7 @@ impl Core {
     /// Whether no royal piece of `side` is attacked in `pos`.
     fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
         for c in rules.topo.cells() {
-            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal)
+            if matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.is_royal(k))
                 && self.attacked(rules, pos, c, side.opponent())
             {
                 return false;
@@ -393,7 +393,7 @@ impl Core {
                 derived = c;
                 (derived.king, &derived.empty, &derived.safe)
             };
-            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.pieces[k.index()].royal);
+            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.is_royal(k));
             let rook_ok = cst.partners.iter().all(|&(a, _)| {
                 matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
             });
@@ -649,7 +649,7 @@ impl Core {
         let enemy = pos.side.opponent();
         let mut hit = false;
         for c in rules.topo.cells() {
-            if matches!(scratch.at(c).as_piece(), Some((s, k)) if s == enemy && rules.pieces[k.index()].royal)
+            if matches!(scratch.at(c).as_piece(), Some((s, k)) if s == enemy && rules.is_royal(k))
                 && self.vm.captures_cell(rules, &scratch, step.to, c)
             {
                 hit = true;
@@ -1109,25 +1109,29 @@ impl Generator {
             pieces: BySide::new(false, false),
             enemy_kinds: 0,
         };
-        for c in rules.topo.cells() {
-            let Some((s, k)) = pos.at(c).as_piece() else {
+        let mut royal_sides = [false; 2];
+        let mut pieces = [false; 2];
+        for (i, &o) in pos.cells.iter().enumerate() {
+            let Some((s, k)) = o.as_piece() else {
                 continue;
             };
-            let royal = rules.pieces[k.index()].royal;
-            census.royal_sides[s] |= royal;
-            census.pieces[s] = true;
+            let c = Cell::new(i);
+            let royal = rules.is_royal(k);
+            royal_sides[s.index()] |= royal;
+            pieces[s.index()] = true;
             if s == side {
                 self.own.push(c);
                 if royal {
                     self.royals.push(c);
                 }
             } else {
-                if k.index() < 64 {
-                    census.enemy_kinds |= 1 << k.index();
-                }
+                // Kinds are fewer than 32.
+                census.enemy_kinds |= 1 << k.index();
                 self.foes.push(c);
             }
         }
+        census.royal_sides = BySide::new(royal_sides[0], royal_sides[1]);
+        census.pieces = BySide::new(pieces[0], pieces[1]);
         census
     }
 
@@ -1171,7 +1175,7 @@ impl Generator {
                     && t.place.is_empty()
                     && t.remove.is_none()
                     && sensitive.untouched(t)
-                    && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.pieces[k.index()].royal);
+                    && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
                 let legal = quiet || {
                     after.clone_from(pos);
                     apply_turn(rules, after, t, |_, _, _| {});

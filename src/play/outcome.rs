@@ -151,7 +151,7 @@ fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
     if rules.has_royals {
         for o in &pos.cells {
             if let Some((s, k)) = o.as_piece()
-                && rules.pieces[k.index()].royal
+                && rules.is_royal(k)
             {
                 has[s] = true;
                 if has[s.opponent()] {
