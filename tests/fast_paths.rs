@@ -314,3 +314,77 @@ proptest! {
         single_leg_board(&placed, black);
     }
 }
+
+/// The shortcut follows the royal pieces from where they stood to where they went; a change of
+/// kind into or out of a royal kind makes that wrong, so those turns are tested on the board
+/// (`tests/variants/royal-changes.toml`: a pawn may promote to a King, a royal Prince turns
+/// into a Queen on the last rank).
+#[test]
+fn changes_into_and_out_of_royal_kinds_are_judged_by_the_royal_pieces_after_the_turn() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/variants/royal-changes.toml"
+    );
+    let r = Ruleset::load_named(path).unwrap();
+    let d8 = r.topo.parse_cell("d8").unwrap();
+    let promotions = |text: &str| -> Vec<char> {
+        let pos = text::parse_position(&r, text).unwrap();
+        let mut g = Game::new(&r, pos).unwrap();
+        same_turns(&mut g);
+        let mut to_d8: Vec<char> = g
+            .legal_turns()
+            .unwrap()
+            .iter()
+            .filter(|t| t.to == Some(d8))
+            .map(|t| t.promote.map_or('-', |k| r.pieces[k.index()].letter))
+            .collect();
+        to_d8.sort_unstable();
+        to_d8
+    };
+    // A pawn reaching d8, which the rook on a8 attacks: a Queen may stand there, a second King
+    // may not.
+    assert_eq!(promotions("r6k/3P4/8/8/8/8/8/4K3 w - - 0 1"), vec!['Q']);
+    // Out of the rook's line both are legal.
+    assert_eq!(
+        promotions("r1n4k/3P4/8/8/8/8/8/4K3 w - - 0 1"),
+        vec!['K', 'Q']
+    );
+    // White's royal piece is a Prince: it may step onto the attacked d8, where it is a Queen,
+    // no longer royal.
+    assert_eq!(promotions("r6k/3I4/8/8/8/8/8/8 w - - 0 1"), vec!['Q']);
+}
+
+/// A royal piece dropped from the hand is a royal piece more: the drop is tested like a move.
+/// The `hands.toml` test variant with a royal Crown in the reserve and Black rooks.
+#[test]
+fn a_royal_piece_dropped_must_not_stand_attacked() {
+    let source = format!(
+        "{}\n{}",
+        include_str!("variants/hands.toml")
+            .split("[setup]")
+            .next()
+            .unwrap(),
+        "[pieces.crown]\nletter = \"C\"\nroyal = true\nmoves = \"step(all) capture\"\nreserve = 0\n\
+         [pieces.rook]\nletter = \"R\"\nmoves = \"ride(orthogonal) capture\"\n\
+         [setup]\nposition = \"2k2/5/5/5/2K2[] w\"\n"
+    );
+    let r = Ruleset::from_source("hands-crown.toml", &source).unwrap();
+    for (text, expect) in [
+        // The rook on a2 attacks a1, the one on e3 attacks e1.
+        ("2k2/5/5/r4/2K2[C] w", vec!["b1", "d1", "e1"]),
+        ("2k2/5/4r/5/2K2[C] w", vec!["a1", "b1", "d1"]),
+    ] {
+        let pos = text::parse_position(&r, text).unwrap();
+        let mut g = Game::new(&r, pos).unwrap();
+        same_turns(&mut g);
+        let mut drops: Vec<String> = g
+            .legal_turns()
+            .unwrap()
+            .iter()
+            .filter(|t| matches!(t.action, bulwark::play::Action::Drop(_)))
+            .map(|t| r.topo.name(t.from).to_lowercase())
+            .collect();
+        drops.sort();
+        assert_eq!(drops, expect, "{text}");
+    }
+}

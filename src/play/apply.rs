@@ -80,8 +80,7 @@ pub fn apply_turn(
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
     let side = pos.side;
-    let mover_is_royal =
-        matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
+    let mover_is_royal = matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
     let mut ep = None;
     let mut ep_victim = None;
     let clock = &rules.clock;

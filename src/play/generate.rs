@@ -122,21 +122,23 @@ impl Core {
         })
     }
 
-    /// Whether any of `cells` is attacked by `by` in `pos`, where the pieces of `by` stand on
-    /// cells of `among` (as in [`Core::attacked_forward`]). Empty cells are tested with a
-    /// stand-in enemy piece on them, on one copy of the position.
+    /// Whether any of `cells` but `known` (a cell known not to be attacked) is attacked by `by`
+    /// in `pos`, where the pieces of `by` stand on cells of `among` (as in
+    /// [`Core::attacked_forward`]). Empty cells are tested with a stand-in enemy piece on
+    /// them, on one copy of the position.
     fn any_attacked_among(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
         cells: &[Cell],
+        known: Option<Cell>,
         by: Side,
         among: &[Cell],
     ) -> bool {
         let mut probe = std::mem::take(&mut self.scratch);
         let mut copied = false;
         let mut hit = false;
-        for &cell in cells {
+        for &cell in cells.iter().filter(|&&c| Some(c) != known) {
             let board: &Position = if pos.at(cell).is_empty() {
                 if !copied {
                     probe.clone_from(pos);
@@ -191,6 +193,7 @@ impl Core {
     /// Every turn by the rules of movement and stones, without the royal-safety filter.
     /// Returns the count and whether any piece had a movement option.
     ///
+    /// `in_check`, when known, says whether some royal piece of the side to move is attacked.
     /// With `quiet` (the caller only counts, out of check), the moves of a simple piece (not
     /// royal, no stones) that leave the sensitive cells alone and set off no change of kind
     /// are counted in `quiet_counted` and not reported: they are legal without a test.
@@ -200,6 +203,7 @@ impl Core {
         pos: &Position,
         own: &[Cell],
         foes: &[Cell],
+        in_check: Option<bool>,
         quiet: Option<&Sensitive>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> (usize, bool) {
@@ -393,14 +397,17 @@ impl Core {
                 derived = c;
                 (derived.king, &derived.empty, &derived.safe)
             };
-            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.is_royal(k));
+            let king_ok =
+                matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.is_royal(k));
             let rook_ok = cst.partners.iter().all(|&(a, _)| {
                 matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
             });
             if !king_ok || !rook_ok || !empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
-            if self.any_attacked_among(rules, pos, safe, side.opponent(), foes) {
+            // Out of check, the royal piece's own cell is known to be safe.
+            let known = (in_check == Some(false)).then_some(king);
+            if self.any_attacked_among(rules, pos, safe, known, side.opponent(), foes) {
                 continue;
             }
             f(&TurnView {
@@ -1167,24 +1174,39 @@ impl Generator {
                 && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
             let quiet = (bounded && core.counting).then_some(&*sensitive);
             let mut n = 0;
-            core.pseudo(rules, pos, own, foes, quiet, &mut |t| {
+            // The reference tests every cell of a castling.
+            let known_check = (!reference).then_some(in_check);
+            core.pseudo(rules, pos, own, foes, known_check, quiet, &mut |t| {
                 // Out of check, a turn that leaves every line and leg towards the royal pieces
-                // alone (and moves no royal piece) cannot expose them: no test needed.
+                // alone (and moves no royal piece, brings none onto the board) cannot expose
+                // them: no test needed.
                 let quiet = bounded
                     && t.castle.is_none()
                     && t.place.is_empty()
                     && t.remove.is_none()
+                    && t.promote.is_none_or(|k| !rules.is_royal(k))
+                    && t.drop.is_none_or(|k| !rules.is_royal(k))
                     && sensitive.untouched(t)
                     && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
                 let legal = quiet || {
                     after.clone_from(pos);
                     apply_turn(rules, after, t, |_, _, _| {});
-                    // A movement and nothing else, that captures no royal piece of the mover:
-                    // the royal pieces stand where they stood, or where the mover went. (The
-                    // reference, `exhaustive`, looks for them on the board.)
+                    // A movement and nothing else (perhaps a castling whose partners are not
+                    // royal, or a change into a kind not royal of a piece not royal), that
+                    // captures no royal piece of the mover: the royal pieces stand where they
+                    // stood, or where the mover went. (The reference, `exhaustive`, looks for
+                    // them on the board.)
+                    let royal_at =
+                        |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
                     let moved_only = !reference
-                        && t.castle.is_none()
-                        && t.promote.is_none()
+                        && t.castle.is_none_or(|i| {
+                            rules.castlings[usize::from(i)]
+                                .partners
+                                .iter()
+                                .all(|&(a, _)| !royal_at(a))
+                        })
+                        && t.promote
+                            .is_none_or(|k| !rules.is_royal(k) && !royal_at(t.from))
                         && t.drop.is_none()
                         && t.place.is_empty()
                         && t.remove.is_none()
@@ -1229,8 +1251,13 @@ impl Generator {
                 });
             }
         }
-        let (own, foes) = (std::mem::take(&mut self.own), std::mem::take(&mut self.foes));
-        let (count, any_move) = self.core.pseudo(rules, pos, &own, &foes, None, &mut f);
+        let (own, foes) = (
+            std::mem::take(&mut self.own),
+            std::mem::take(&mut self.foes),
+        );
+        let (count, any_move) = self
+            .core
+            .pseudo(rules, pos, &own, &foes, None, None, &mut f);
         (self.own, self.foes) = (own, foes);
         if count == 0 {
             return Err(Outcome {
