@@ -460,6 +460,8 @@ pub struct Ruleset {
     /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
     /// piece's kind is looked at on every cell.
     pub royal_kinds: u64,
+    /// The reach maps of the attack programs in one table (set by the loader).
+    pub attack_reach: crate::compile::AttackReach,
     /// Where a piece replaced by a change of kind goes.
     pub replaced: Replaced,
     /// Cells where each side (outer) may place each stone kind (inner) by the placement

@@ -368,9 +368,12 @@ impl Machine {
         };
         // Out of the legs' geometric reach: no run needed.
         if !self.general_only
-            && !rules.pieces[kind.index()]
-                .attacks
-                .could_capture(&rules.topo, side, from, target)
+            && !rules.attack_reach.could_capture(
+                kind,
+                side,
+                rules.topo.offset_key(from),
+                rules.topo.offset_key(target),
+            )
         {
             return false;
         }

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use crate::board::{LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
-use crate::core::{BySide, Code, Diagnostic, RegionId};
+use crate::core::{BySide, Code, Diagnostic, PieceKindId, RegionId};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
 /// Most piece kinds a variant may declare.
@@ -174,8 +174,8 @@ pub struct Program {
     pub single_leg: bool,
     /// The most legs a path can have (`u32::MAX`: no bound).
     pub max_legs: u32,
-    /// Where a path of a program of one leg can capture, relative to its cell (see
-    /// [`Program::could_capture`]); `None` when that cannot be bounded. Set by the loader.
+    /// Where a path of a program of one leg can capture, relative to its cell (read through
+    /// [`AttackReach`]); `None` when that cannot be bounded. Set by the loader.
     pub reach: Option<BySide<ReachMap>>,
     /// A plain program: only `emit` ops (perhaps behind a region test at the piece's cell,
     /// `emit … from`) over steps, free leaps and rides along fixed vectors (no paths, no hops
@@ -227,18 +227,57 @@ impl ReachMap {
             k += 1;
         }
     }
+}
 
-    /// Whether the offset between two cells of the board the map was made for, given by their
-    /// [`Topology::offset_key`]s, is in the map.
+/// The reach maps ([`Program::reach`]) of the attack programs of every piece kind, per side,
+/// in one table: the first test of an attack query, read with one load.
+#[derive(Debug, Clone, Default)]
+pub struct AttackReach {
+    words: Vec<u64>,
+    /// Per kind and side (`2 * kind + side`): where its map starts in `words`, or `u32::MAX`
+    /// when it has none (every cell could be reached).
+    base: Vec<u32>,
+    /// Added to the target's offset key less the origin's: the bit index in a map.
+    center: u32,
+}
+
+impl AttackReach {
+    /// The table of these attack programs (in kind order) on a board of `files` × `ranks`.
+    pub fn new<'a>(attacks: impl Iterator<Item = &'a Program>, files: i32, ranks: i32) -> Self {
+        let mut t = AttackReach {
+            center: u32::try_from((ranks - 1) * (2 * files - 1) + files - 1).unwrap_or(0),
+            ..AttackReach::default()
+        };
+        for prog in attacks {
+            for side in [Side::White, Side::Black] {
+                match &prog.reach {
+                    Some(r) if r[side].files == files && r[side].ranks == ranks => {
+                        t.base
+                            .push(u32::try_from(t.words.len()).unwrap_or(u32::MAX));
+                        t.words.extend_from_slice(&r[side].bits);
+                    }
+                    _ => t.base.push(u32::MAX),
+                }
+            }
+        }
+        t
+    }
+
+    /// [`Program::could_capture`] of the attack program of `kind` for `side`, given the cells'
+    /// [`Topology::offset_key`]s.
     #[inline]
-    pub fn contains_keys(&self, from: u32, to: u32) -> bool {
+    pub fn could_capture(&self, kind: PieceKindId, side: Side, from: u32, to: u32) -> bool {
+        let Some(&base) = self.base.get(2 * kind.index() + side.index()) else {
+            return true;
+        };
+        if base == u32::MAX {
+            return true;
+        }
         // Every offset between two cells of the board is in the map's range.
-        let center = (self.ranks - 1) * (2 * self.files - 1) + self.files - 1;
-        #[allow(clippy::cast_sign_loss)]
-        let i = (i64::from(to) + i64::from(center) - i64::from(from)) as usize;
-        self.bits
-            .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        let i = (to + self.center - from) as usize;
+        self.words
+            .get(base as usize + i / 64)
+            .is_none_or(|w| w & (1 << (i % 64)) != 0)
     }
 }
 
@@ -274,22 +313,6 @@ impl Program {
             }
         }
         Some(out)
-    }
-
-    /// Whether a piece of `side` on `from` running this program could capture on `to` at all,
-    /// by the geometry of its legs alone (true when the program has no [`Program::reach`]).
-    #[inline]
-    pub fn could_capture(
-        &self,
-        topo: &Topology,
-        side: Side,
-        from: crate::board::Cell,
-        to: crate::board::Cell,
-    ) -> bool {
-        let Some(reach) = &self.reach else {
-            return true;
-        };
-        reach[side].contains_keys(topo.offset_key(from), topo.offset_key(to))
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op

@@ -436,6 +436,11 @@ impl<'s> Loader<'s> {
                 prog.reach = prog.reach_table(&links, &topo);
             }
         }
+        let attack_reach = crate::compile::AttackReach::new(
+            pieces.iter().map(|p| &p.attacks),
+            i32::try_from(topo.files()).unwrap_or(0),
+            i32::try_from(topo.ranks()).unwrap_or(0),
+        );
         let zobrist = crate::compile::zobrist::Zobrist::new(
             topo.len(),
             stones.len() + pieces.len(),
@@ -478,6 +483,7 @@ impl<'s> Loader<'s> {
             castlings,
             has_royals,
             royal_kinds,
+            attack_reach,
             replaced,
             clock,
             repetition,

@@ -116,8 +116,10 @@ impl Core {
         if pos.at(cell).is_empty() {
             return self.attacked(rules, pos, cell, by);
         }
+        let to = rules.topo.offset_key(cell);
         among.iter().any(|&c| {
-            matches!(pos.at(c).as_piece(), Some((s, _)) if s == by)
+            matches!(pos.at(c).as_piece(), Some((s, k)) if s == by
+                && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, pos, c, cell)
         })
     }
@@ -149,8 +151,10 @@ impl Core {
             } else {
                 pos
             };
+            let to = rules.topo.offset_key(cell);
             hit = among.iter().any(|&c| {
-                matches!(board.at(c).as_piece(), Some((s, _)) if s == by)
+                matches!(board.at(c).as_piece(), Some((s, k)) if s == by
+                    && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
                     && self.vm.captures_cell(rules, board, c, cell)
             });
             if copied {
@@ -197,6 +201,7 @@ impl Core {
     /// With `quiet` (the caller only counts, out of check), the moves of a simple piece (not
     /// royal, no stones) that leave the sensitive cells alone and set off no change of kind
     /// are counted in `quiet_counted` and not reported: they are legal without a test.
+    #[allow(clippy::too_many_arguments)]
     fn pseudo(
         &mut self,
         rules: &Ruleset,
