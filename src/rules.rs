@@ -460,6 +460,10 @@ pub struct Ruleset {
     /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
     /// piece's kind is looked at on every cell.
     pub royal_kinds: u64,
+    /// Per occupant code ([`crate::core::Occupant::code`]): [`PIECE_WHITE`] or
+    /// [`PIECE_BLACK`] for a piece of that side, with [`PIECE_ROYAL`] when its kind is royal;
+    /// 0 for anything else. Read where every cell of the board is looked at.
+    pub piece_class: Vec<u8>,
     /// The reach maps of the attack programs in one table (set by the loader).
     pub attack_reach: crate::compile::AttackReach,
     /// Where a piece replaced by a change of kind goes.
@@ -482,6 +486,13 @@ pub struct Ruleset {
     /// Neutral pieces, when the variant has them.
     pub neutral: Option<Neutral>,
 }
+
+/// [`Ruleset::piece_class`]: a White piece.
+pub const PIECE_WHITE: u8 = 1;
+/// [`Ruleset::piece_class`]: a Black piece.
+pub const PIECE_BLACK: u8 = 2;
+/// [`Ruleset::piece_class`]: a piece of a royal kind.
+pub const PIECE_ROYAL: u8 = 4;
 
 impl Ruleset {
     /// Whether pieces of kind `k` are royal (see [`Ruleset::royal_kinds`]).

@@ -436,6 +436,21 @@ impl<'s> Loader<'s> {
                 prog.reach = prog.reach_table(&links, &topo);
             }
         }
+        let mut piece_class = vec![0u8; 256];
+        for (k, p) in pieces.iter().enumerate() {
+            for (side, bit) in [
+                (Side::White, crate::rules::PIECE_WHITE),
+                (Side::Black, crate::rules::PIECE_BLACK),
+            ] {
+                let code = crate::core::Occupant::piece(side, crate::core::PieceKindId::new(k));
+                piece_class[usize::from(code.code())] = bit
+                    | if p.royal {
+                        crate::rules::PIECE_ROYAL
+                    } else {
+                        0
+                    };
+            }
+        }
         let attack_reach = crate::compile::AttackReach::new(
             pieces.iter().map(|p| &p.attacks),
             i32::try_from(topo.files()).unwrap_or(0),
@@ -483,6 +498,7 @@ impl<'s> Loader<'s> {
             castlings,
             has_royals,
             royal_kinds,
+            piece_class,
             attack_reach,
             replaced,
             clock,

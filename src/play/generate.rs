@@ -6,7 +6,7 @@ use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
-use crate::rules::{EndVerdict, Trigger};
+use crate::rules::{EndVerdict, PIECE_BLACK, PIECE_ROYAL, PIECE_WHITE, Trigger};
 use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
@@ -1121,29 +1121,44 @@ impl Generator {
             pieces: BySide::new(false, false),
             enemy_kinds: 0,
         };
-        let mut royal_sides = [false; 2];
-        let mut pieces = [false; 2];
+        // Without branches on what stands where: every cell is written to each list, and the
+        // list grows by one where the cell belongs to it.
+        let n = pos.cells.len();
+        let (own, royals, foes) = (&mut self.own, &mut self.royals, &mut self.foes);
+        own.resize(n, Cell::new(0));
+        royals.resize(n, Cell::new(0));
+        foes.resize(n, Cell::new(0));
+        let (mine, theirs) = match side {
+            Side::White => (PIECE_WHITE, PIECE_BLACK),
+            Side::Black => (PIECE_BLACK, PIECE_WHITE),
+        };
+        let (mut n_own, mut n_royals, mut n_foes) = (0, 0, 0);
+        let mut seen = 0u8;
+        let mut royal_seen = 0u8;
         for (i, &o) in pos.cells.iter().enumerate() {
-            let Some((s, k)) = o.as_piece() else {
-                continue;
-            };
+            let class = rules.piece_class[usize::from(o.code())];
             let c = Cell::new(i);
-            let royal = rules.is_royal(k);
-            royal_sides[s.index()] |= royal;
-            pieces[s.index()] = true;
-            if s == side {
-                self.own.push(c);
-                if royal {
-                    self.royals.push(c);
-                }
-            } else {
+            seen |= class;
+            royal_seen |= if class & PIECE_ROYAL != 0 { class } else { 0 };
+            own[n_own] = c;
+            n_own += usize::from(class & mine != 0);
+            royals[n_royals] = c;
+            n_royals += usize::from(class & (mine | PIECE_ROYAL) == mine | PIECE_ROYAL);
+            foes[n_foes] = c;
+            n_foes += usize::from(class & theirs != 0);
+        }
+        own.truncate(n_own);
+        royals.truncate(n_royals);
+        foes.truncate(n_foes);
+        for &c in foes.iter() {
+            if let Some((_, k)) = pos.at(c).as_piece() {
                 // Kinds are fewer than 32.
                 census.enemy_kinds |= 1 << k.index();
-                self.foes.push(c);
             }
         }
-        census.royal_sides = BySide::new(royal_sides[0], royal_sides[1]);
-        census.pieces = BySide::new(pieces[0], pieces[1]);
+        let by = |bits: u8| BySide::new(bits & PIECE_WHITE != 0, bits & PIECE_BLACK != 0);
+        census.royal_sides = by(royal_seen);
+        census.pieces = by(seen);
         census
     }
 
