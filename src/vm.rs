@@ -516,6 +516,15 @@ impl Machine {
         if !prog.plain || self.general_only || self.runaway.is_some() {
             return false;
         }
+        if prog.disjoint {
+            // No cell is landed on twice.
+            plain_landings(rules, pos, from, side, prog, |l, t, occ| {
+                if let Some((captured, fx)) = landing(l, side, occ, rules.collectable) {
+                    f(t, captured, fx);
+                }
+            });
+            return true;
+        }
         self.next_epoch(pos.cells.len());
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             if let Some((captured, fx)) = landing(l, side, occ, rules.collectable)

@@ -388,3 +388,48 @@ fn a_royal_piece_dropped_must_not_stand_attacked() {
         assert_eq!(drops, expect, "{text}");
     }
 }
+
+/// A plain program whose (leg, vector) pairs can never land on one cell skips the check for
+/// repeated landings (`Program::disjoint`); any overlap, a ride's multiples included, keeps it.
+#[test]
+fn plain_programs_without_overlapping_landings_are_marked_disjoint() {
+    let pieces = [
+        ("a", "ride(all) capture", true),
+        ("b", "leap(knight) capture | step(all) capture", true),
+        // The pawn's step and double step: one cell and two cells ahead.
+        ("c", "step(forward) | at(home) ride(forward) dist(2)", true),
+        ("d", "step(orthogonal) | ride(orthogonal) capture", false),
+        // Two cells ahead both ways (a ride's multiple of a shorter vector).
+        ("e", "leap([0,2]) | ride(forward)", false),
+        ("f", "step(forward) | step(forward) capture", false),
+    ];
+    // The tiny board without its stones: the quiet moves of a plain piece are counted as found.
+    let mut source = include_str!("variants/tiny.toml")
+        .split("[stones.wall]")
+        .next()
+        .unwrap()
+        .to_string();
+    for (letter, moves, _) in &pieces {
+        source += &format!(
+            "[pieces.{letter}]\nletter = \"{}\"\nmoves = \"{moves}\"\n",
+            letter.to_uppercase()
+        );
+    }
+    source += "[pieces.king]\nletter = \"K\"\nroyal = true\nmoves = \"step(all) capture\"\n";
+    source += "[setup]\nposition = \"3k/4/4/K3 w\"\n";
+    let r = Ruleset::from_source("disjoint.toml", &source).unwrap();
+    for (k, (letter, moves, disjoint)) in pieces.iter().enumerate() {
+        let prog = &r.pieces[k].moves;
+        assert!(prog.plain, "{letter}: {moves}");
+        assert_eq!(prog.disjoint, *disjoint, "{letter}: {moves}");
+        // Counted (each landing once, repeats or not) as many as listed and as tested.
+        let position = format!("3k/4/4/K{}2 w", letter.to_uppercase());
+        let mut g = Game::new(&r, text::parse_position(&r, &position).unwrap()).unwrap();
+        let turns = same_turns(&mut g).unwrap();
+        assert!(
+            turns
+                .iter()
+                .any(|t| t.from == r.topo.parse_cell("b1").unwrap())
+        );
+    }
+}

@@ -182,6 +182,10 @@ pub struct Program {
     /// or jumps, nothing taken in passing). The VM lists its options without copying the
     /// board (see [`Program::is_plain`]); set by the loader.
     pub plain: bool,
+    /// A plain program none of whose (leg, vector) pairs can land where another can, from any
+    /// cell (see [`Program::is_disjoint`]): its landings need no check for repeats. Set by the
+    /// loader.
+    pub disjoint: bool,
     /// How many maximal repetitions (`+!`, `*!`, …) the program has: their marks are
     /// numbered from 0.
     pub marks: u16,
@@ -313,6 +317,45 @@ impl Program {
             }
         }
         Some(out)
+    }
+
+    /// Whether no two of the program's (leg, vector) pairs land on the same offset from the
+    /// piece's cell, on a board of `files` × `ranks`, for either side (a ride lands on every
+    /// multiple of its vector in its distance bounds). Meant for plain programs, whose vectors
+    /// are the same from every cell.
+    pub fn is_disjoint(&self, links: &LinkTable, files: i32, ranks: i32) -> bool {
+        for side in [Side::White, Side::Black] {
+            let mut seen = std::collections::HashSet::new();
+            // Every leg as often as an op emits it; a program with other ops is not plain.
+            for op in &self.ops {
+                let l = match *op {
+                    Op::Emit(l) | Op::EmitFrom(l, _) => &self.legs[l as usize],
+                    Op::End => continue,
+                    _ => return false,
+                };
+                let (min, max) = match l.kind {
+                    LegKind::Ride => (l.min.max(1), l.max),
+                    _ => (1, 1),
+                };
+                for &v in &l.vecs[side] {
+                    let (vf, vr) = links.vector(v);
+                    let (vf, vr) = (i32::from(vf), i32::from(vr));
+                    let mut k = min;
+                    while k <= max {
+                        let Ok(m) = i32::try_from(k) else { break };
+                        let (df, dr) = (m * vf, m * vr);
+                        if df.abs() >= files || dr.abs() >= ranks || (vf == 0 && vr == 0 && k > 1) {
+                            break;
+                        }
+                        if !seen.insert((df, dr)) {
+                            return false;
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
@@ -599,6 +642,7 @@ impl<'a> Compiler<'a> {
                 max_legs: 1,
                 reach: None,
                 plain: false,
+                disjoint: false,
                 marks: 0,
             });
         }
@@ -684,6 +728,7 @@ impl<'a> Compiler<'a> {
                 max_legs: most_legs(node),
                 reach: None,
                 plain: false,
+                disjoint: false,
                 marks: e.marks,
             })
         } else {

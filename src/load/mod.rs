@@ -433,6 +433,12 @@ impl<'s> Loader<'s> {
         for p in &mut pieces {
             for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
                 prog.plain = prog.is_plain(&links);
+                prog.disjoint = prog.plain
+                    && prog.is_disjoint(
+                        &links,
+                        i32::try_from(topo.files()).unwrap_or(i32::MAX),
+                        i32::try_from(topo.ranks()).unwrap_or(i32::MAX),
+                    );
                 prog.reach = prog.reach_table(&links, &topo);
             }
         }
