@@ -433,3 +433,63 @@ fn plain_programs_without_overlapping_landings_are_marked_disjoint() {
         );
     }
 }
+
+/// A plain piece whose only change of kind is on reaching a region is asked once where it
+/// fires (`reach`: on every move into the region, from inside it too; `enter`: only from
+/// outside): counted as many as listed and as tested, inside and outside the region.
+#[test]
+fn a_change_on_reaching_a_region_fires_as_tested_from_inside_and_outside() {
+    let mut source = include_str!("variants/tiny.toml")
+        .split("[stones.wall]")
+        .next()
+        .unwrap()
+        .to_string();
+    source += r#"
+[regions.far]
+white = "a3-d4"
+black = "a1-d2"
+
+[pieces.king]
+letter = "K"
+royal = true
+moves = "step(all) capture"
+
+[pieces.rook]
+letter = "R"
+moves = "ride(orthogonal) capture"
+
+[pieces.bishop]
+letter = "B"
+moves = "ride(diagonal) capture"
+
+[pieces.reacher]
+letter = "A"
+moves = "step(forward) | step(sideways)"
+changes = [{ on = "reach", region = "far", to = ["rook", "bishop"] }]
+
+[pieces.enterer]
+letter = "E"
+moves = "step(forward) | step(sideways)"
+changes = [{ on = "enter", region = "far", to = ["rook", "bishop"] }]
+
+[setup]
+position = "3k/4/4/K3 w"
+"#;
+    let r = Ruleset::from_source("reach.toml", &source).unwrap();
+    let changes = |position: &str| -> usize {
+        let mut g = Game::new(&r, text::parse_position(&r, position).unwrap()).unwrap();
+        same_turns(&mut g)
+            .unwrap()
+            .iter()
+            .filter(|t| t.promote.is_some())
+            .count()
+    };
+    // Two kinds to choose from: a move that changes kind is two turns, one that does not is
+    // one, so a count that misses a change differs from the list.
+    // Below the region: the step into it changes kind either way.
+    assert_eq!(changes("3k/4/1A2/K3 w"), 2);
+    assert_eq!(changes("3k/4/1E2/K3 w"), 2);
+    // Inside it: every move changes a `reach` piece, none an `enter` piece.
+    assert_eq!(changes("3k/1A2/4/K3 w"), 6);
+    assert_eq!(changes("3k/1E2/4/K3 w"), 0);
+}

@@ -269,15 +269,35 @@ impl Core {
                 let mut loud = std::mem::take(&mut self.loud);
                 loud.clear();
                 let mut quiet_moves = 0;
+                // Where a change of kind fires, found once for the piece when its only change
+                // is on reaching a region.
+                let fire_cells = match piece.changes.as_slice() {
+                    [] => Fires::Never,
+                    [ch] => match ch.on {
+                        Trigger::Reach { region, enter } => {
+                            let cells = &rules.regions[region.index()].cells[side];
+                            if enter && cells.contains(c) {
+                                Fires::Never
+                            } else {
+                                Fires::In(cells)
+                            }
+                        }
+                        _ => Fires::Ask,
+                    },
+                    _ => Fires::Ask,
+                };
                 let plain = self
                     .vm
                     .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
                         let captures: &[Cell] = if captured { &[t] } else { &[] };
-                        if q.untouched_by(t, captures)
-                            && piece.changes.iter().all(|ch| {
+                        let unchanged = match fire_cells {
+                            Fires::Never => true,
+                            Fires::In(cells) => !cells.contains(t),
+                            Fires::Ask => piece.changes.iter().all(|ch| {
                                 fires_unplayed(rules, pos, &ch.on, c, t, captures) == Some(false)
-                            })
-                        {
+                            }),
+                        };
+                        if unchanged && q.untouched_by(t, captures) {
                             quiet_moves += 1;
                         } else {
                             loud.push((t, captured, fx));
@@ -1209,8 +1229,6 @@ impl Generator {
                     && sensitive.untouched(t)
                     && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
                 let legal = quiet || {
-                    after.clone_from(pos);
-                    apply_turn(rules, after, t, |_, _, _| {});
                     // A movement and nothing else (perhaps a castling whose partners are not
                     // royal, or a change into a kind not royal of a piece not royal), that
                     // captures no royal piece of the mover: the royal pieces stand where they
@@ -1231,6 +1249,13 @@ impl Generator {
                         && t.place.is_empty()
                         && t.remove.is_none()
                         && t.captures.iter().all(|c| !royals.contains(c));
+                    after.clone_from(pos);
+                    if moved_only {
+                        // The pieces are all the test looks at.
+                        move_pieces(rules, after, t, &mut |_, _, _| {});
+                    } else {
+                        apply_turn(rules, after, t, |_, _, _| {});
+                    }
                     match t.to {
                         // A movement brings no enemy piece onto a cell: the enemies stand
                         // among `foes` still, or are gone.
@@ -1291,6 +1316,17 @@ impl Generator {
         }
         Ok(count)
     }
+}
+
+/// Where a piece's changes of kind fire, as far as known before its moves are listed.
+#[derive(Clone, Copy)]
+enum Fires<'a> {
+    /// On none of its moves.
+    Never,
+    /// On its moves to these cells.
+    In(&'a crate::board::CellSet),
+    /// Asked move by move ([`fires_unplayed`]).
+    Ask,
 }
 
 /// Whether the event `on` happens when the piece on `from` moves to `to` capturing `captures`,
