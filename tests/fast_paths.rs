@@ -150,6 +150,13 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
     }
 }
 
+/// The legal turns of a position of `r`, checked as [`same_turns`] checks them.
+fn checked_turns(r: &Ruleset, position: &str) -> Vec<Turn> {
+    let pos = text::parse_position(r, position).unwrap();
+    let mut g = Game::new(r, pos).unwrap();
+    same_turns(&mut g).unwrap_or_default()
+}
+
 fn playout(name: &str, start: usize, choices: &[usize]) {
     let r = rules(name);
     let starts = starts(name);
@@ -328,12 +335,7 @@ fn changes_into_and_out_of_royal_kinds_are_judged_by_the_royal_pieces_after_the_
     let r = Ruleset::load_named(path).unwrap();
     let d8 = r.topo.parse_cell("d8").unwrap();
     let promotions = |text: &str| -> Vec<char> {
-        let pos = text::parse_position(&r, text).unwrap();
-        let mut g = Game::new(&r, pos).unwrap();
-        same_turns(&mut g);
-        let mut to_d8: Vec<char> = g
-            .legal_turns()
-            .unwrap()
+        let mut to_d8: Vec<char> = checked_turns(&r, text)
             .iter()
             .filter(|t| t.to == Some(d8))
             .map(|t| t.promote.map_or('-', |k| r.pieces[k.index()].letter))
@@ -374,12 +376,7 @@ fn a_royal_piece_dropped_must_not_stand_attacked() {
         ("2k2/5/5/r4/2K2[C] w", vec!["b1", "d1", "e1"]),
         ("2k2/5/4r/5/2K2[C] w", vec!["a1", "b1", "d1"]),
     ] {
-        let pos = text::parse_position(&r, text).unwrap();
-        let mut g = Game::new(&r, pos).unwrap();
-        same_turns(&mut g);
-        let mut drops: Vec<String> = g
-            .legal_turns()
-            .unwrap()
+        let mut drops: Vec<String> = checked_turns(&r, text)
             .iter()
             .filter(|t| matches!(t.action, bulwark::play::Action::Drop(_)))
             .map(|t| r.topo.name(t.from).to_lowercase())
@@ -423,9 +420,7 @@ fn plain_programs_without_overlapping_landings_are_marked_disjoint() {
         assert!(prog.plain, "{letter}: {moves}");
         assert_eq!(prog.disjoint, *disjoint, "{letter}: {moves}");
         // Counted (each landing once, repeats or not) as many as listed and as tested.
-        let position = format!("3k/4/4/K{}2 w", letter.to_uppercase());
-        let mut g = Game::new(&r, text::parse_position(&r, &position).unwrap()).unwrap();
-        let turns = same_turns(&mut g).unwrap();
+        let turns = checked_turns(&r, &format!("3k/4/4/K{}2 w", letter.to_uppercase()));
         assert!(
             turns
                 .iter()
@@ -477,9 +472,7 @@ position = "3k/4/4/K3 w"
 "#;
     let r = Ruleset::from_source("reach.toml", &source).unwrap();
     let changes = |position: &str| -> usize {
-        let mut g = Game::new(&r, text::parse_position(&r, position).unwrap()).unwrap();
-        same_turns(&mut g)
-            .unwrap()
+        checked_turns(&r, position)
             .iter()
             .filter(|t| t.promote.is_some())
             .count()
@@ -492,4 +485,22 @@ position = "3k/4/4/K3 w"
     // Inside it: every move changes a `reach` piece, none an `enter` piece.
     assert_eq!(changes("3k/1A2/4/K3 w"), 6);
     assert_eq!(changes("3k/1E2/4/K3 w"), 0);
+}
+
+/// Beyond an enemy piece on a line from the royal piece, a rider stays blocked whatever the
+/// mover does, but a hopper does not: with two screens (an enemy soldier, then an own rook)
+/// between the General and a Cannon, the rook may not leave the file. (The sensitive lines
+/// stop at the first enemy piece only where no enemy hopper or passing rider is present.)
+#[test]
+fn an_own_piece_behind_an_enemy_screen_is_pinned_by_a_hopper() {
+    let r = rules("xiangqi");
+    let turns: Vec<String> = checked_turns(r, "4k4/9/4c4/9/9/4R4/9/4p4/9/4K4 w - - 0 1")
+        .iter()
+        .map(|t| text::turn_text(r, t))
+        .collect();
+    assert_eq!(
+        turns,
+        ["e1-f1", "e1-d1", "e5-e6", "e5-e7", "e5xe8", "e5-e4"],
+        "the rook's moves along rank 5 would open the Cannon's line"
+    );
 }

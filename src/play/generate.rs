@@ -1597,6 +1597,14 @@ impl Sensitive {
                         }
                     }
                     let occ = pos.at(c);
+                    // An enemy piece stays where it is through the mover's turn (a capture on
+                    // it fills its cell): beyond it only a piece that an arrival can open the
+                    // line for matters.
+                    if line.land & present == 0
+                        && matches!(occ.as_piece(), Some((s, _)) if s == enemy)
+                    {
+                        break;
+                    }
                     if occ.as_piece().is_some() || occ.as_neutral().is_some() {
                         pieces += 1;
                         // Beyond two pieces only a piece that an arrival can open the line
