@@ -516,21 +516,18 @@ impl Machine {
         if !prog.plain || self.general_only || self.runaway.is_some() {
             return false;
         }
-        if prog.disjoint {
-            // No cell is landed on twice.
-            plain_landings(rules, pos, from, side, prog, |l, t, occ| {
-                if let Some((captured, fx)) = landing(l, side, occ, rules.collectable) {
-                    f(t, captured, fx);
-                }
-            });
-            return true;
+        // A disjoint program lands on no cell twice: no stamps.
+        let repeats = !prog.disjoint;
+        if repeats {
+            self.next_epoch(pos.cells.len());
         }
-        self.next_epoch(pos.cells.len());
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             if let Some((captured, fx)) = landing(l, side, occ, rules.collectable)
-                && self.stamp[t.index()] != self.epoch
+                && (!repeats || self.stamp[t.index()] != self.epoch)
             {
-                self.stamp[t.index()] = self.epoch;
+                if repeats {
+                    self.stamp[t.index()] = self.epoch;
+                }
                 f(t, captured, fx);
             }
         });
