@@ -267,8 +267,9 @@ impl AttackReach {
         t
     }
 
-    /// [`Program::could_capture`] of the attack program of `kind` for `side`, given the cells'
-    /// [`Topology::offset_key`]s.
+    /// Whether a piece of `kind` and `side` could capture from one cell on another at all, by
+    /// the geometry of its attack program's legs alone (true where the program has no
+    /// [`Program::reach`]), given the cells' [`Topology::offset_key`]s.
     #[inline]
     pub fn could_capture(&self, kind: PieceKindId, side: Side, from: u32, to: u32) -> bool {
         let Some(&base) = self.base.get(2 * kind.index() + side.index()) else {

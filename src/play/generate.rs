@@ -116,11 +116,24 @@ impl Core {
         if pos.at(cell).is_empty() {
             return self.attacked(rules, pos, cell, by);
         }
+        self.captured_by_any(rules, pos, cell, by, among)
+    }
+
+    /// Whether a piece of `by` standing on a cell of `among` can capture on `cell` in `board`:
+    /// the reach table first, a run only for a piece that could reach it.
+    fn captured_by_any(
+        &mut self,
+        rules: &Ruleset,
+        board: &Position,
+        cell: Cell,
+        by: Side,
+        among: &[Cell],
+    ) -> bool {
         let to = rules.topo.offset_key(cell);
         among.iter().any(|&c| {
-            matches!(pos.at(c).as_piece(), Some((s, k)) if s == by
+            matches!(board.at(c).as_piece(), Some((s, k)) if s == by
                 && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
-                && self.vm.captures_cell(rules, pos, c, cell)
+                && self.vm.captures_cell(rules, board, c, cell)
         })
     }
 
@@ -141,22 +154,16 @@ impl Core {
         let mut copied = false;
         let mut hit = false;
         for &cell in cells.iter().filter(|&&c| Some(c) != known) {
-            let board: &Position = if pos.at(cell).is_empty() {
+            let empty = pos.at(cell).is_empty();
+            if empty {
                 if !copied {
                     probe.clone_from(pos);
                     copied = true;
                 }
                 probe.cells[cell.index()] = Occupant::piece(by.opponent(), PieceKindId::new(0));
-                &probe
-            } else {
-                pos
-            };
-            let to = rules.topo.offset_key(cell);
-            hit = among.iter().any(|&c| {
-                matches!(board.at(c).as_piece(), Some((s, k)) if s == by
-                    && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
-                    && self.vm.captures_cell(rules, board, c, cell)
-            });
+            }
+            let board = if empty { &probe } else { pos };
+            hit = self.captured_by_any(rules, board, cell, by, among);
             if copied {
                 probe.cells[cell.index()] = pos.cells[cell.index()];
             }
