@@ -77,6 +77,13 @@ impl CellSet {
         self.words[c.index() / 64] |= 1 << (c.index() % 64);
     }
 
+    /// The set's first 128 cells as one bit set (cell `i` at bit `i`).
+    #[inline]
+    pub fn low128(&self) -> u128 {
+        let w = |i: usize| u128::from(self.words.get(i).copied().unwrap_or(0));
+        w(0) | (w(1) << 64)
+    }
+
     /// Whether the cell is in the set.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
@@ -453,6 +460,11 @@ impl LinkTable {
     #[inline]
     pub fn link(&self, v: u16, c: Cell) -> Cell {
         self.links[v as usize * self.cells + c.index()]
+    }
+
+    /// How many vector ids there are.
+    pub fn vector_count(&self) -> usize {
+        self.vectors.len()
     }
 
     /// The offset of a vector id.

@@ -466,6 +466,9 @@ pub struct Ruleset {
     pub piece_class: Vec<u8>,
     /// The reach maps of the attack programs in one table (set by the loader).
     pub attack_reach: crate::compile::AttackReach,
+    /// The movement programs as cell sets, where the board has at most 128 cells and holds
+    /// only pieces (no stones, no neutral pieces); set by the loader.
+    pub bit_moves: Option<crate::compile::bits::BitMoves>,
     /// Where a piece replaced by a change of kind goes.
     pub replaced: Replaced,
     /// Cells where each side (outer) may place each stone kind (inner) by the placement

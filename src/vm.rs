@@ -499,6 +499,12 @@ impl Machine {
         });
     }
 
+    /// Whether the fast paths for plain programs may run: the general interpreter is not
+    /// asked for and no runaway was met.
+    pub fn plain_allowed(&self) -> bool {
+        !self.general_only && self.runaway.is_none()
+    }
+
     /// The movement options of the piece of `kind` and `side` on `from` whose program is plain
     /// (see [`Program::plain`]), each destination once, with whether it captures there and what
     /// it does to a stone there: what [`Machine::moves`] lists, without the list. False (and

@@ -18,6 +18,7 @@
 
 use std::collections::BTreeSet;
 
+use bulwark::compile::bits::bit;
 use bulwark::core::PieceKindId;
 use bulwark::core::StoneKindId;
 use bulwark::play::Game;
@@ -88,6 +89,39 @@ fn same_options(r: &Ruleset, pos: &Position) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
+        // Plain programs in cell sets (`compile::bits`): the cells the interpreter's options
+        // land on.
+        if let (Some(bits), Some((side, kind))) = (&r.bit_moves, pos.at(c).as_piece())
+            && let Some(p) = bits.program(kind.index(), side)
+        {
+            let (mut occupied, mut enemy) = (0u128, 0u128);
+            for d in r.topo.cells() {
+                if let Some((s, _)) = pos.at(d).as_piece() {
+                    occupied |= bit(d);
+                    if s != side {
+                        enemy |= bit(d);
+                    }
+                }
+            }
+            let got = bits.landings(p, &r.links, c, occupied, enemy, |g| {
+                r.regions[g.index()].cells[side].contains(c)
+            });
+            let want = b.moves.iter().fold(0u128, |m, o| m | bit(o.to));
+            let names = |set: u128| -> Vec<String> {
+                r.topo
+                    .cells()
+                    .filter(|&d| set & bit(d) != 0)
+                    .map(|d| r.topo.name(d).to_string())
+                    .collect()
+            };
+            assert_eq!(
+                names(got),
+                names(want),
+                "{}: the cell sets of the piece on {}",
+                text::write_position(r, pos),
+                r.topo.name(c)
+            );
+        }
         // Placement ranges: single-leg range programs are read straight from the position.
         assert_eq!(
             fast.range(r, pos, c).to_vec(),
@@ -319,6 +353,81 @@ proptest! {
         black in proptest::bool::ANY,
     ) {
         single_leg_board(&placed, black);
+    }
+}
+
+/// The cell-set form of a plain program (`compile::bits`) in every variant that has one: rides
+/// to the edge as rays, bounded ones walked, steps and leaps as one set per cell. A piece that
+/// captures only some enemy kinds, or rides through its own pieces, is left to the VM.
+#[test]
+fn plain_programs_take_the_cell_set_form_the_board_allows() {
+    let r = cell_sets();
+    let b = r.bit_moves.as_ref().expect("118 cells, no stones");
+    let forms = |id: &str, side: Side| {
+        let k = r.pieces.iter().position(|p| p.id == id).unwrap();
+        b.program(k, side).map(|p| p.forms())
+    };
+    for side in [Side::White, Side::Black] {
+        assert_eq!(forms("rook", side), Some(vec!["rays"]));
+        assert_eq!(forms("bishop", side), Some(vec!["rays", "leaps"]));
+        assert_eq!(forms("short", side), Some(vec!["walk", "walk"]));
+        assert_eq!(forms("knight", side), Some(vec!["leaps", "leaps"]));
+        assert_eq!(forms("pawn", side), Some(vec!["leaps", "walk", "leaps"]));
+        assert_eq!(forms("king", side), Some(vec!["leaps"]));
+        assert_eq!(forms("picky", side), None);
+        assert_eq!(forms("passer", side), None);
+    }
+    // Stones on the board, or more than 128 cells: no cell sets.
+    for name in ["bollwerk178", "waterloo"] {
+        let r = rules(name);
+        assert!(
+            r.bit_moves.is_none() || r.topo.len() <= 128 && r.stones.is_empty(),
+            "{name}"
+        );
+    }
+    assert!(rules("bollwerk178").bit_moves.is_none());
+    assert!(rules("chess").bit_moves.is_some());
+    assert!(rules("xiangqi").bit_moves.is_some());
+}
+
+fn cell_sets() -> &'static Ruleset {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        let text = include_str!("variants/cell-sets.toml");
+        Ruleset::from_source("cell-sets", text).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    /// Random boards of pieces only: every piece's landings in cell sets are its options'
+    /// cells; and the count of legal turns (which counts plain pieces in cell sets) is the
+    /// length of the list that tests every turn.
+    #[test]
+    fn cell_set_landings_match_the_interpreter(
+        placed in proptest::collection::vec((0usize..118, 0usize..64), 1..40),
+        black in proptest::bool::ANY,
+    ) {
+        let r = cell_sets();
+        let mut pos = r.setup.clone();
+        let kinds = r.pieces.len();
+        for &(cell, what) in &placed {
+            let what = what % (2 * kinds + 1);
+            pos.cells[cell] = if what < 2 * kinds {
+                let side = if what.is_multiple_of(2) { Side::White } else { Side::Black };
+                Occupant::piece(side, PieceKindId::new(what / 2))
+            } else {
+                Occupant::EMPTY
+            };
+        }
+        if black {
+            pos.side = Side::Black;
+        }
+        same_options(r, &pos);
+        if let Ok(mut g) = Game::new(r, pos) {
+            same_turns(&mut g);
+        }
     }
 }
 

@@ -11,6 +11,7 @@
     clippy::cast_sign_loss
 )]
 
+pub mod bits;
 pub mod zobrist;
 
 use std::fmt::Write as _;

@@ -462,6 +462,16 @@ impl<'s> Loader<'s> {
             i32::try_from(topo.files()).unwrap_or(0),
             i32::try_from(topo.ranks()).unwrap_or(0),
         );
+        let bit_moves = if stones.is_empty() && neutral.is_none() {
+            crate::compile::bits::BitMoves::new(
+                &links,
+                topo.len(),
+                pieces.len(),
+                pieces.iter().map(|p| &p.moves),
+            )
+        } else {
+            None
+        };
         let zobrist = crate::compile::zobrist::Zobrist::new(
             topo.len(),
             stones.len() + pieces.len(),
@@ -506,6 +516,7 @@ impl<'s> Loader<'s> {
             royal_kinds,
             piece_class,
             attack_reach,
+            bit_moves,
             replaced,
             clock,
             repetition,

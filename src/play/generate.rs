@@ -2,6 +2,7 @@
 //! the safety of royal pieces, and the verdict when there is none.
 
 use crate::board::Cell;
+use crate::compile::bits;
 use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
@@ -236,6 +237,23 @@ impl Core {
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
+        // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
+        let sets = match (quiet, &rules.bit_moves) {
+            (Some(q), Some(b)) if self.vm.plain_allowed() => {
+                let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
+                let enemy = of(foes);
+                Some((
+                    b,
+                    BoardSets {
+                        occupied: of(own) | enemy,
+                        enemy,
+                        land: q.land.low128(),
+                        vacate: q.vacate.low128(),
+                    },
+                ))
+            }
+            _ => None,
+        };
         for &c in own {
             let Some((_, kind)) = pos.at(c).as_piece() else {
                 continue;
@@ -273,9 +291,6 @@ impl Core {
             // options).
             let mut listed = false;
             if let Some(q) = quiet {
-                let mut loud = std::mem::take(&mut self.loud);
-                loud.clear();
-                let mut quiet_moves = 0;
                 // Where a change of kind fires, found once for the piece when its only change
                 // is on reaching a region.
                 let fire_cells = match piece.changes.as_slice() {
@@ -293,28 +308,32 @@ impl Core {
                     },
                     _ => Fires::Ask,
                 };
-                let plain = self
-                    .vm
-                    .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
-                        let captures: &[Cell] = if captured { &[t] } else { &[] };
-                        let unchanged = match fire_cells {
-                            Fires::Never => true,
-                            Fires::In(cells) => !cells.contains(t),
-                            Fires::Ask => piece.changes.iter().all(|ch| {
-                                fires_unplayed(rules, pos, &ch.on, c, t, captures) == Some(false)
-                            }),
-                        };
-                        if unchanged && q.untouched_by(t, captures) {
-                            quiet_moves += 1;
-                        } else {
-                            loud.push((t, captured, fx));
-                        }
-                    });
-                if plain {
-                    any_move |= quiet_moves > 0 || !loud.is_empty();
+                // In cell sets where the board and the program allow it.
+                let fire_mask = match fire_cells {
+                    Fires::Never => Some(0),
+                    Fires::In(cells) => Some(cells.low128()),
+                    Fires::Ask => None,
+                };
+                let in_sets = match (sets, fire_mask) {
+                    (Some((b, sets)), Some(fire)) => {
+                        b.program(kind.index(), side).map(|p| (b, sets, p, fire))
+                    }
+                    _ => None,
+                };
+                if let Some((b, sets, prog, fire)) = in_sets {
+                    let targets =
+                        b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+                            rules.regions[r.index()].cells[side].contains(c)
+                        });
+                    let mut loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
+                    let quiet_moves = (targets & !loud).count_ones() as usize;
+                    any_move |= targets != 0;
                     count += quiet_moves;
                     self.quiet_counted += quiet_moves;
-                    for &(t, captured, fx) in &loud {
+                    while loud != 0 {
+                        let t = Cell::new(loud.trailing_zeros() as usize);
+                        loud &= loud - 1;
+                        let captured = sets.enemy & bits::bit(t) != 0;
                         let step = Step {
                             to: t,
                             captures: if captured {
@@ -322,13 +341,53 @@ impl Core {
                             } else {
                                 &[]
                             },
-                            dest: fx,
+                            dest: StoneEffect::None,
                         };
                         count += self.after_move(rules, pos, c, kind, &step, f);
                     }
+                    listed = true;
+                } else {
+                    let mut loud = std::mem::take(&mut self.loud);
+                    loud.clear();
+                    let mut quiet_moves = 0;
+                    let plain = self
+                        .vm
+                        .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
+                            let captures: &[Cell] = if captured { &[t] } else { &[] };
+                            let unchanged = match fire_cells {
+                                Fires::Never => true,
+                                Fires::In(cells) => !cells.contains(t),
+                                Fires::Ask => piece.changes.iter().all(|ch| {
+                                    fires_unplayed(rules, pos, &ch.on, c, t, captures)
+                                        == Some(false)
+                                }),
+                            };
+                            if unchanged && q.untouched_by(t, captures) {
+                                quiet_moves += 1;
+                            } else {
+                                loud.push((t, captured, fx));
+                            }
+                        });
+                    if plain {
+                        any_move |= quiet_moves > 0 || !loud.is_empty();
+                        count += quiet_moves;
+                        self.quiet_counted += quiet_moves;
+                        for &(t, captured, fx) in &loud {
+                            let step = Step {
+                                to: t,
+                                captures: if captured {
+                                    std::slice::from_ref(&t)
+                                } else {
+                                    &[]
+                                },
+                                dest: fx,
+                            };
+                            count += self.after_move(rules, pos, c, kind, &step, f);
+                        }
+                    }
+                    listed = plain;
+                    self.loud = loud;
                 }
-                listed = plain;
-                self.loud = loud;
             }
             if !listed {
                 count += self.listed_moves(rules, pos, c, kind, quiet, &mut any_move, f);
@@ -1323,6 +1382,19 @@ impl Generator {
         }
         Ok(count)
     }
+}
+
+/// The board and the sensitive cells of one position as cell sets (boards of at most 128
+/// cells, see [`crate::compile::bits`]).
+#[derive(Clone, Copy)]
+struct BoardSets {
+    /// Every piece.
+    occupied: u128,
+    /// The enemy pieces.
+    enemy: u128,
+    /// [`Sensitive`]'s cells, as sets.
+    land: u128,
+    vacate: u128,
 }
 
 /// Where a piece's changes of kind fire, as far as known before its moves are listed.

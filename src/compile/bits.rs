@@ -1,0 +1,308 @@
+//! Plain programs as 128-bit cell sets: on a board of at most 128 cells with no stones and no
+//! neutral pieces, the landings of a plain program ([`Program::plain`]) from a cell are found
+//! with a few mask operations per leg instead of a walk per vector. Used where moves are only
+//! counted; [`crate::vm::Machine::plain_each`] stays the reference.
+
+use super::{CaptureMode, LegCode, Program};
+use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::core::filter::{EMPTY_BIT, ENEMY0, OWN0};
+use crate::core::{BySide, RegionId};
+use crate::dsl::LegKind;
+
+/// The cell set of one cell.
+#[inline]
+pub fn bit(c: Cell) -> u128 {
+    1u128 << c.index()
+}
+
+/// How a leg's landing cells are found.
+#[derive(Debug, Clone)]
+enum Reach {
+    /// A step or leap (or a ride of one cell): its landings from each cell, one set per cell.
+    Leaps(Vec<u128>),
+    /// A ride through empty cells only, as far as the board goes: its vector ids and whether
+    /// cell indices grow along them (the first piece in the way is the nearest bit).
+    Rays(Vec<(u16, bool)>),
+    /// Any other ride: walked cell by cell (its vector ids).
+    Walk(Vec<u16>),
+}
+
+/// One emitted leg of a plain program, for one side.
+#[derive(Debug, Clone)]
+struct BitLeg {
+    /// Emitted only from the mover's cells of this region.
+    from: Option<RegionId>,
+    reach: Reach,
+    /// Fewest and most cells of a walked ride.
+    min: u32,
+    max: u32,
+    /// May land on an empty cell.
+    empty: bool,
+    /// May land on (and capture) any enemy piece.
+    enemy: bool,
+}
+
+/// A plain program in cell sets, for one side.
+#[derive(Debug, Clone)]
+pub struct BitProgram {
+    legs: Vec<BitLeg>,
+}
+
+impl BitProgram {
+    /// How each emitted leg's landings are found, in program order: `"leaps"` (one set per
+    /// cell), `"rays"` (to the first piece in the way) or `"walk"` (cell by cell). For tests
+    /// and listings.
+    pub fn forms(&self) -> Vec<&'static str> {
+        self.legs
+            .iter()
+            .map(|l| match l.reach {
+                Reach::Leaps(_) => "leaps",
+                Reach::Rays(_) => "rays",
+                Reach::Walk(_) => "walk",
+            })
+            .collect()
+    }
+}
+
+/// The cell-set form of every piece kind's movement program, where the board and the program
+/// allow one.
+#[derive(Debug, Clone, Default)]
+pub struct BitMoves {
+    cells: usize,
+    /// Per vector id and cell (`v * cells + c`): the cells a ride along the vector from the
+    /// cell passes over, as far as the board goes (the cell itself not included).
+    rays: Vec<u128>,
+    /// Per piece kind, per side.
+    progs: Vec<Option<BySide<BitProgram>>>,
+}
+
+impl BitMoves {
+    /// The table for these movement programs (in kind order) of `kinds` piece kinds, or `None`
+    /// when the board has more than 128 cells. The caller decides whether the game allows it
+    /// at all (no stones, no neutral pieces: every occupant is empty or a side's piece).
+    pub fn new<'a>(
+        links: &LinkTable,
+        cells: usize,
+        kinds: usize,
+        progs: impl Iterator<Item = &'a Program>,
+    ) -> Option<BitMoves> {
+        if cells > 128 || kinds > 32 {
+            return None;
+        }
+        let nv = links.vector_count();
+        let mut rays = vec![0u128; nv * cells];
+        // Direction of each vector in cell order: Some(true) when every link grows.
+        let mut grows = vec![None; nv];
+        for (v, g) in grows.iter_mut().enumerate() {
+            let v16 = u16::try_from(v).ok()?;
+            if links.is_virtual(v16) {
+                continue;
+            }
+            let (mut up, mut down) = (true, true);
+            for c in 0..cells {
+                let mut at = Cell::new(c);
+                let mut set = 0u128;
+                for _ in 0..cells {
+                    let next = links.link(v16, at);
+                    if next == NO_CELL || set & bit(next) != 0 {
+                        break;
+                    }
+                    if next.index() > at.index() {
+                        down = false;
+                    } else {
+                        up = false;
+                    }
+                    set |= bit(next);
+                    at = next;
+                }
+                rays[v * cells + c] = set;
+            }
+            *g = match (up, down) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            };
+        }
+        let enemies: u128 = ((1u128 << kinds) - 1) << ENEMY0;
+        let owns: u128 = ((1u128 << kinds) - 1) << OWN0;
+        let progs = progs
+            .map(|p| {
+                if !p.plain {
+                    return None;
+                }
+                let side = |s: Side| -> Option<BitProgram> {
+                    let mut legs = Vec::new();
+                    for op in &p.ops {
+                        let (l, from) = match *op {
+                            super::Op::Emit(l) => (l, None),
+                            super::Op::EmitFrom(l, r) => (l, Some(r)),
+                            super::Op::End => break,
+                            _ => return None,
+                        };
+                        let leg = &p.legs[usize::from(l)];
+                        legs.push(bit_leg(leg, s, from, links, cells, &grows, enemies, owns)?);
+                    }
+                    Some(BitProgram { legs })
+                };
+                Some(BySide::new(side(Side::White)?, side(Side::Black)?))
+            })
+            .collect();
+        Some(BitMoves { cells, rays, progs })
+    }
+
+    /// The cell-set form of a kind's movement program for `side`, if it has one.
+    #[inline]
+    pub fn program(&self, kind: usize, side: Side) -> Option<&BitProgram> {
+        self.progs.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// Every cell the program's piece of `side` on `from` may land on: `occupied` holds every
+    /// piece, `enemy` the enemy ones; `in_region` tells whether `from` is in the mover's
+    /// region (for `emit … from`). `links` walks the rides not in rays.
+    #[inline]
+    pub fn landings(
+        &self,
+        prog: &BitProgram,
+        links: &LinkTable,
+        from: Cell,
+        occupied: u128,
+        enemy: u128,
+        in_region: impl Fn(RegionId) -> bool,
+    ) -> u128 {
+        let mut out = 0u128;
+        let empty = !occupied;
+        for l in &prog.legs {
+            if l.from.is_some_and(|r| !in_region(r)) {
+                continue;
+            }
+            let reach = match &l.reach {
+                Reach::Leaps(t) => t[from.index()],
+                Reach::Rays(vs) => {
+                    let mut r = 0u128;
+                    for &(v, grows) in vs {
+                        let base = usize::from(v) * self.cells;
+                        let mut ray = self.rays[base + from.index()];
+                        let block = ray & occupied;
+                        if block != 0 {
+                            let first = if grows {
+                                block.trailing_zeros()
+                            } else {
+                                127 - block.leading_zeros()
+                            };
+                            ray &= !self.rays[base + first as usize];
+                        }
+                        r |= ray;
+                    }
+                    r
+                }
+                Reach::Walk(vs) => {
+                    let mut r = 0u128;
+                    for &v in vs {
+                        let mut c = from;
+                        let mut dist = 0u32;
+                        loop {
+                            c = links.link(v, c);
+                            if c == NO_CELL {
+                                break;
+                            }
+                            dist += 1;
+                            if dist > l.max {
+                                break;
+                            }
+                            if dist >= l.min {
+                                r |= bit(c);
+                            }
+                            if occupied & bit(c) != 0 {
+                                break;
+                            }
+                        }
+                    }
+                    r
+                }
+            };
+            let mut may = 0u128;
+            if l.empty {
+                may |= empty;
+            }
+            if l.enemy {
+                may |= enemy;
+            }
+            out |= reach & may;
+        }
+        out
+    }
+}
+
+/// The cell-set form of one leg for `side`, or `None` when its landings depend on more than
+/// which cells hold pieces and which of those are the enemy's.
+#[allow(clippy::too_many_arguments)]
+fn bit_leg(
+    l: &LegCode,
+    side: Side,
+    from: Option<RegionId>,
+    links: &LinkTable,
+    cells: usize,
+    grows: &[Option<bool>],
+    enemies: u128,
+    owns: u128,
+) -> Option<BitLeg> {
+    // Captures every enemy kind or none.
+    let enemy = match l.capture {
+        CaptureMode::MoveOnly => false,
+        CaptureMode::May | CaptureMode::Only => {
+            if l.victims.0 & enemies == enemies {
+                true
+            } else if l.victims.0 & enemies == 0 {
+                false
+            } else {
+                return None;
+            }
+        }
+    };
+    let vecs = &l.vecs[side];
+    let leaps = |vecs: &[u16]| {
+        (0..cells)
+            .map(|c| {
+                vecs.iter()
+                    .map(|&v| links.link(v, Cell::new(c)))
+                    .filter(|&t| t != NO_CELL)
+                    .fold(0u128, |m, t| m | bit(t))
+            })
+            .collect()
+    };
+    let reach = match l.kind {
+        LegKind::Step | LegKind::Leap => Reach::Leaps(leaps(vecs)),
+        LegKind::Ride => {
+            // A ride passes empty cells only, or (passing nothing) stops at its first cell.
+            let passes_empty = l.pass.has(EMPTY_BIT);
+            if l.pass.0 & (enemies | owns) != 0 {
+                return None;
+            }
+            if l.min <= 1 && (l.max == 1 || !passes_empty) {
+                Reach::Leaps(leaps(vecs))
+            } else if l.min <= 1
+                && l.max as usize >= cells
+                && vecs.iter().all(|&v| grows[usize::from(v)].is_some())
+            {
+                Reach::Rays(
+                    vecs.iter()
+                        .map(|&v| (v, grows[usize::from(v)] == Some(true)))
+                        .collect(),
+                )
+            } else if passes_empty {
+                Reach::Walk(vecs.clone())
+            } else {
+                return None;
+            }
+        }
+        LegKind::Hop | LegKind::Jump => return None,
+    };
+    Some(BitLeg {
+        from,
+        reach,
+        min: l.min,
+        max: l.max,
+        empty: l.capture != CaptureMode::Only,
+        enemy,
+    })
+}
