@@ -1221,7 +1221,7 @@ impl Generator {
         let (mut n_own, mut n_royals, mut n_foes) = (0, 0, 0);
         let mut seen = 0u8;
         let mut royal_seen = 0u8;
-        for (i, &o) in pos.cells.iter().enumerate() {
+        let mut add = |i: usize, o: Occupant| {
             let class = rules.piece_class[usize::from(o.code())];
             let c = Cell::new(i);
             seen |= class;
@@ -1232,6 +1232,24 @@ impl Generator {
             n_royals += usize::from(class & (mine | PIECE_ROYAL) == mine | PIECE_ROYAL);
             foes[n_foes] = c;
             n_foes += usize::from(class & theirs != 0);
+        };
+        // Eight cells at a time: only the cells that are not empty are looked at.
+        let chunks = pos.cells.chunks_exact(8);
+        let rest = chunks.remainder();
+        for (j, chunk) in chunks.enumerate() {
+            let x = u64::from_le_bytes(std::array::from_fn(|b| chunk[b].code()));
+            // The high bit of each byte that is not zero.
+            const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+            let mut full = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
+            while full != 0 {
+                let b = full.trailing_zeros() as usize / 8;
+                full &= full - 1;
+                add(8 * j + b, chunk[b]);
+            }
+        }
+        let base = n - rest.len();
+        for (b, &o) in rest.iter().enumerate() {
+            add(base + b, o);
         }
         own.truncate(n_own);
         royals.truncate(n_royals);
