@@ -117,6 +117,19 @@ pub fn ep_victim(rules: &Ruleset, pos: &Position) -> Option<Cell> {
         return pos.ep_victim;
     }
     let topo = &rules.topo;
+    if !rules.pieces.iter().any(|p| p.en_passant_any_line) {
+        // Along the file only: the one cell just behind, the one just beyond.
+        let v = topo.ahead(target, pos.side, -1)?;
+        let o = topo.ahead(target, pos.side, 1)?;
+        return match pos.at(v).as_piece() {
+            Some((s, k))
+                if s != pos.side && rules.pieces[k.index()].en_passant && pos.at(o).is_empty() =>
+            {
+                Some(v)
+            }
+            _ => None,
+        };
+    }
     let mut found = None;
     for d in crate::board::NEIGHBOURS {
         let (Some(v), Some(o)) = (topo.offset(target, d), topo.offset(target, (-d.0, -d.1))) else {
