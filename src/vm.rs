@@ -135,7 +135,7 @@ pub fn work_budget() -> u64 {
 /// When chain exploration prunes hopeless states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pruning {
-    /// After the first [`PRUNE_AFTER`] landings of a run (the default).
+    /// After the first `PRUNE_AFTER` (2,000) landings of a run (the default).
     #[default]
     Auto,
     /// From the first landing (for cross-checks).
@@ -182,7 +182,7 @@ type WalkState = (usize, Cell, bool, StoneEffect, bool, Vec<Cell>);
 /// Reusable scratch space for running programs without allocating per call.
 ///
 /// Chains are explored path by path (a path never visits a cell twice, RULINGS B-16). After
-/// [`PRUNE_AFTER`] landings in one run, each state a chain reaches is first checked by a walk
+/// `PRUNE_AFTER` landings in one run, each state a chain reaches is first checked by a walk
 /// that may revisit cells (a superset of the real paths, explored once per state): when every
 /// result that walk can reach is already known, the state is not explored. The options stay
 /// exactly the same; only hopeless work is skipped. A run that still exceeds [`WORK_BUDGET`]

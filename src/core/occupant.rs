@@ -70,7 +70,7 @@ impl Occupant {
         (self.0 & 0x80 != 0).then(|| StoneKindId::new(usize::from(self.0 & 0x7f)))
     }
 
-    /// The filter bit of this occupant as seen by `mover` (see [`Filter`]): a table lookup
+    /// The filter bit of this occupant as seen by `mover` (see [`crate::core::Filter`]): a table lookup
     /// (the interpreter asks at every cell it passes).
     #[inline]
     pub fn bit_for(self, mover: Side) -> u32 {
