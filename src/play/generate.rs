@@ -334,15 +334,7 @@ impl Core {
                         let t = Cell::new(loud.trailing_zeros() as usize);
                         loud &= loud - 1;
                         let captured = sets.enemy & bits::bit(t) != 0;
-                        let step = Step {
-                            to: t,
-                            captures: if captured {
-                                std::slice::from_ref(&t)
-                            } else {
-                                &[]
-                            },
-                            dest: StoneEffect::None,
-                        };
+                        let step = Step::onto(&t, captured, StoneEffect::None);
                         count += self.after_move(rules, pos, c, kind, &step, f);
                     }
                     listed = true;
@@ -372,16 +364,8 @@ impl Core {
                         any_move |= quiet_moves > 0 || !loud.is_empty();
                         count += quiet_moves;
                         self.quiet_counted += quiet_moves;
-                        for &(t, captured, fx) in &loud {
-                            let step = Step {
-                                to: t,
-                                captures: if captured {
-                                    std::slice::from_ref(&t)
-                                } else {
-                                    &[]
-                                },
-                                dest: fx,
-                            };
+                        for (t, captured, fx) in &loud {
+                            let step = Step::onto(t, *captured, *fx);
                             count += self.after_move(rules, pos, c, kind, &step, f);
                         }
                     }

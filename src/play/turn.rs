@@ -134,6 +134,22 @@ pub(crate) struct Step<'a> {
     pub(crate) dest: StoneEffect,
 }
 
+impl<'a> Step<'a> {
+    /// A movement onto `to` that captures the piece standing there when `captured`, and
+    /// nothing elsewhere.
+    pub(crate) fn onto(to: &'a Cell, captured: bool, dest: StoneEffect) -> Step<'a> {
+        Step {
+            to: *to,
+            captures: if captured {
+                std::slice::from_ref(to)
+            } else {
+                &[]
+            },
+            dest,
+        }
+    }
+}
+
 impl Turn {
     /// The cells the turn changes, to mark on a board: where the piece came from and went,
     /// what it captured, where stones went or which stone it removed.
