@@ -377,13 +377,11 @@ fn plain_programs_take_the_cell_set_form_the_board_allows() {
         assert_eq!(forms("picky", side), None);
         assert_eq!(forms("passer", side), None);
     }
-    // Stones on the board, or more than 128 cells: no cell sets.
-    for name in ["bollwerk178", "waterloo"] {
+    // Stones, neutral pieces or more than 128 cells: no cell sets.
+    for (name, _) in BUNDLED {
         let r = rules(name);
-        assert!(
-            r.bit_moves.is_none() || r.topo.len() <= 128 && r.stones.is_empty(),
-            "{name}"
-        );
+        let allowed = r.topo.len() <= 128 && r.stones.is_empty() && r.neutral.is_none();
+        assert_eq!(r.bit_moves.is_some(), allowed, "{name}");
     }
     assert!(rules("bollwerk178").bit_moves.is_none());
     assert!(rules("chess").bit_moves.is_some());
