@@ -196,6 +196,9 @@ impl BitMoves {
                     r
                 }
                 Reach::Walk(vs) => {
+                    // The ride of `plain_landings` in the VM, stopped by the occupancy mask
+                    // instead of the leg's filter. Written out: through a shared walker taking
+                    // a closure the chess start measured about 5% slower.
                     let mut r = 0u128;
                     for &v in vs {
                         let mut c = from;
