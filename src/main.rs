@@ -138,6 +138,10 @@ enum Command {
         /// diagnostics (a bundled name follows variants/NAME.toml in a checkout).
         #[arg(long)]
         watch: bool,
+        /// Another host name the server answers to (repeat for several), for example the
+        /// machine's name when it listens on 0.0.0.0; requests naming any other host get 421.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
     },
     /// What changes from rule set A to rule set B: every piece's diagrams (empty board, start
     /// cells, scenarios) cell by cell, the first turns and perft 2 from the start.
@@ -526,7 +530,8 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             port,
             host,
             watch,
-        }) => serve(variant, host, port, watch),
+            allow_host,
+        }) => serve(variant, host, port, watch, allow_host),
     }
 }
 
@@ -536,6 +541,7 @@ fn serve(
     host: std::net::IpAddr,
     port: u16,
     watch: bool,
+    hosts: Vec<String>,
 ) -> Result<(), ExitCode> {
     let arg = variant.as_deref().unwrap_or("bollwerk178");
     // With --watch, the file on disk: the path given, or a bundled name's checkout copy.
@@ -570,10 +576,27 @@ fn serve(
                 .map_or(ExitCode::from(1), |e| fail(&e)));
         }
     };
+    // A variant read from a file lets pages extend the files beside it; a bundled one, only
+    // bundled variants.
+    let folder = (!bulwark::BUNDLED.iter().any(|(n, _)| *n == read_from))
+        .then(|| {
+            std::path::Path::new(&name)
+                .parent()
+                .map(|d| {
+                    if d.as_os_str().is_empty() {
+                        std::path::Path::new(".")
+                    } else {
+                        d
+                    }
+                })
+                .and_then(|d| d.canonicalize().ok())
+        })
+        .flatten();
     let config = bulwark::serve::Config {
-        addr: std::net::SocketAddr::new(host, port),
-        variant,
         watch: watch.clone(),
+        folder,
+        hosts,
+        ..bulwark::serve::Config::new(std::net::SocketAddr::new(host, port), variant)
     };
     let result = bulwark::serve::run(config, |addr| {
         println!("bulwark serve: http://{addr}/ (Ctrl-C stops it)");

@@ -147,8 +147,85 @@ pub enum Pruning {
 /// How deep a pruning walk may recurse before it gives up (and the state is explored as usual).
 const WALK_DEPTH: u32 = 2_000;
 
-/// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows: its options
-/// from that cell are unknown, and whatever was generated with it is incomplete.
+/// Landings between two looks at the [`Stop`] in force, within one long run.
+const STOP_POLL: u64 = 1 << 16;
+
+/// Runs of the general interpreter between two looks at the [`Stop`] in force.
+const STOP_POLL_RUNS: u64 = 64;
+
+/// A request to stop work from outside: a flag that another thread (or a guard dropped when a
+/// client leaves) sets, and a deadline. A run that has made more than [`STOP_POLL`] landings
+/// looks at it every [`STOP_POLL`] landings, and a machine at the start of every
+/// [`STOP_POLL_RUNS`]-th run; when it says stop, the run ends as a [`Runaway`]
+/// with [`Halt::Stopped`], and, like any runaway, every later run of that machine returns at
+/// once, so the whole generation ends quickly. Short runs never look, so ordinary work pays
+/// nothing for it.
+#[derive(Debug, Default)]
+pub struct Stop {
+    flag: std::sync::atomic::AtomicBool,
+    deadline: Option<std::time::Instant>,
+}
+
+impl Stop {
+    /// A stop that fires when [`Stop::stop`] is called or, if given, at the deadline.
+    pub fn new(deadline: Option<std::time::Instant>) -> Stop {
+        Stop {
+            flag: std::sync::atomic::AtomicBool::new(false),
+            deadline,
+        }
+    }
+
+    /// Asks the work to stop.
+    pub fn stop(&self) {
+        self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the work should stop now.
+    pub fn stopped(&self) -> bool {
+        self.flag.load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}
+
+thread_local! {
+    /// The stop in force on this thread (see [`with_stop`]).
+    static STOP: std::cell::RefCell<Option<std::sync::Arc<Stop>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `stop` in force on this thread: long runs of every machine used inside look
+/// at it (see [`Stop`]). The previous stop is restored afterwards.
+pub fn with_stop<T>(stop: &std::sync::Arc<Stop>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<std::sync::Arc<Stop>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            STOP.with_borrow_mut(|s| *s = prev);
+        }
+    }
+    let prev = STOP.with_borrow_mut(|s| s.replace(std::sync::Arc::clone(stop)));
+    let _restore = Restore(prev);
+    f()
+}
+
+/// Whether the stop in force on this thread, if any, says stop.
+fn stop_requested() -> bool {
+    STOP.with_borrow(|s| s.as_ref().is_some_and(|s| s.stopped()))
+}
+
+/// Why a run gave up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// It needed more landings than the work budget allows.
+    Budget,
+    /// The [`Stop`] in force asked it to (a time limit, or the client left).
+    Stopped,
+}
+
+/// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows (or whose run
+/// was stopped from outside, see [`Stop`]): its options from that cell are unknown, and
+/// whatever was generated with it is incomplete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the program of piece kind {} on cell {} ran out of its work budget", kind.index(), cell.index())]
 pub struct Runaway {
@@ -158,20 +235,31 @@ pub struct Runaway {
     pub side: Side,
     /// The cell it ran from.
     pub cell: Cell,
+    /// Why it gave up.
+    pub halt: Halt,
 }
 
 impl Runaway {
     /// What ran away, in the variant's own names.
     pub fn message(&self, rules: &Ruleset) -> String {
         let piece = &rules.pieces[self.kind.index()];
-        format!(
-            "the {} ({}) on {} needs more than {} landings to list its options: its \
-             definition runs away (a chain with too many ways through this position)",
-            piece.name,
-            self.side.name(),
-            rules.topo.name(self.cell),
-            work_budget(),
-        )
+        match self.halt {
+            Halt::Budget => format!(
+                "the {} ({}) on {} needs more than {} landings to list its options: its \
+                 definition runs away (a chain with too many ways through this position)",
+                piece.name,
+                self.side.name(),
+                rules.topo.name(self.cell),
+                work_budget(),
+            ),
+            Halt::Stopped => format!(
+                "the work was stopped (it ran past its time limit, or whoever asked for it \
+                 left) while the {} ({}) on {} was listing its options",
+                piece.name,
+                self.side.name(),
+                rules.topo.name(self.cell),
+            ),
+        }
     }
 }
 
@@ -193,7 +281,15 @@ pub struct Machine {
     /// fast path against it).
     general_only: bool,
     work: u64,
+    /// The landing count at which the run next stops to look: the work budget, or before it
+    /// the next look at the [`Stop`] in force.
     budget: u64,
+    /// The work budget of the run.
+    limit: u64,
+    /// Whether the run was stopped from outside.
+    stopped: bool,
+    /// Runs of the general interpreter so far (see [`STOP_POLL_RUNS`]).
+    runs: u64,
     pruning: Pruning,
     walking: bool,
     walk_depth: u32,
@@ -269,8 +365,16 @@ impl Machine {
     fn prepare(&mut self, pos: &Position, from: Cell) {
         let n = pos.cells.len();
         self.work = 0;
-        self.budget = work_budget();
+        self.limit = work_budget();
+        self.budget = self.limit.min(STOP_POLL);
+        self.stopped = false;
         self.halt = false;
+        // Many short runs make long work too: every so many runs, a look at the stop.
+        self.runs = self.runs.wrapping_add(1);
+        if self.runs % STOP_POLL_RUNS == 0 && stop_requested() {
+            self.stopped = true;
+            self.halt = true;
+        }
         if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
             self.dead.clear();
             self.open.clear();
@@ -475,6 +579,11 @@ impl Machine {
                 kind,
                 side,
                 cell: from,
+                halt: if self.stopped {
+                    Halt::Stopped
+                } else {
+                    Halt::Budget
+                },
             });
         }
         self.halt = false;
@@ -949,12 +1058,28 @@ impl Machine {
         }
     }
 
+    /// Called when the landings pass [`Machine::budget`]: whether the run must end (its work
+    /// budget spent, or the [`Stop`] in force says stop); else the next look is set.
+    #[cold]
+    #[inline(never)]
+    fn out_of_work(&mut self) -> bool {
+        if self.work > self.limit || self.stopped {
+            return true;
+        }
+        if stop_requested() {
+            self.stopped = true;
+            return true;
+        }
+        self.budget = self.work.saturating_add(STOP_POLL).min(self.limit);
+        false
+    }
+
     fn land(&mut self, cx: &Ctx<'_>, out: &mut Options, l: &LegCode, t: Cell, next: Option<usize>) {
         if self.is_visited(cx, t) || self.halt || (!cx.leave_at_once && self.caps.contains(&t)) {
             return;
         }
         self.work += 1;
-        if self.work > self.budget {
+        if self.work > self.budget && self.out_of_work() {
             self.halt = true;
             return;
         }
@@ -1085,7 +1210,7 @@ impl Machine {
         }
         self.run(cx, out, pc, cur, term, fx, capleg);
         self.walking = false;
-        let budget_spent = self.work > self.budget;
+        let budget_spent = self.work > self.limit || self.stopped;
         let open = self.halt;
         self.halt = budget_spent;
         !open

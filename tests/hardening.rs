@@ -375,7 +375,14 @@ fn a_runaway_definition_is_an_error_naming_the_piece() {
 
 #[test]
 fn oversized_input_is_refused() {
+    // A device is refused before a byte is read; a regular file past the cap, by its size.
     let o = bulwark(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("character device"));
+    let big = std::env::temp_dir().join(format!("bulwark-big-{}.toml", std::process::id()));
+    std::fs::write(&big, "#".repeat(2 << 20)).unwrap();
+    let o = bulwark(&["check", big.to_str().unwrap()]);
+    std::fs::remove_file(&big).unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("larger than"));
     let big = "1/".repeat(600_000);

@@ -165,11 +165,10 @@ fn the_board_in_chromium_diagrams_play_and_live_rules() {
         eprintln!("skipped: {CHROMIUM} or {CHROMEDRIVER} is not installed");
         return;
     }
-    let server = serve::spawn(Config {
-        addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        variant: Variant::load("chess", bundled("chess")).unwrap(),
-        watch: None,
-    })
+    let server = serve::spawn(Config::new(
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        Variant::load("chess", bundled("chess")).unwrap(),
+    ))
     .unwrap();
     let (_driver, webdriver) = chromedriver();
     let runtime = tokio::runtime::Builder::new_multi_thread()

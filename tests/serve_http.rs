@@ -14,11 +14,10 @@ fn bundled(name: &str) -> &'static str {
 }
 
 fn server(variant: &str) -> Running {
-    serve::spawn(Config {
-        addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        variant: Variant::load(variant, bundled(variant)).unwrap(),
-        watch: None,
-    })
+    serve::spawn(Config::new(
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        Variant::load(variant, bundled(variant)).unwrap(),
+    ))
     .unwrap()
 }
 
@@ -652,9 +651,11 @@ fn watch_follows_the_file_on_disk() {
     let path = dir.join("mine.toml");
     std::fs::write(&path, bundled("chess")).unwrap();
     let s = serve::spawn(Config {
-        addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        variant: Variant::load("mine.toml", bundled("chess")).unwrap(),
         watch: Some(path.clone()),
+        ..Config::new(
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            Variant::load("mine.toml", bundled("chess")).unwrap(),
+        )
     })
     .unwrap();
     let r = get(&s, "/api/watch");

@@ -3,6 +3,7 @@
 
 mod by_side;
 pub mod diagnostic;
+pub mod file;
 pub mod filter;
 mod ids;
 mod occupant;

@@ -4,8 +4,6 @@
 //! ancestors first), so that every span stays unique, and the spans of a problem are mapped
 //! back to the file they lie in.
 
-use std::path::Path;
-
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -50,8 +48,21 @@ impl Chain {
     }
 }
 
-/// Reads a parent: a bundled name or a path, to its name and text, or says why not.
-pub type Reader<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
+/// A parent found by a [`Reader`]: its name as shown in diagnostics, its text, and how to load
+/// it again (a bundled name or a path).
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The name shown in diagnostics.
+    pub name: String,
+    /// The text.
+    pub text: String,
+    /// A bundled name or a path.
+    pub arg: String,
+}
+
+/// Reads a parent: given the name of the file whose `extends` names it and the value of that
+/// `extends`, the parent, or why not (in words that never quote a file that was not read).
+pub type Reader<'a> = dyn Fn(&str, &str) -> Result<Found, String> + 'a;
 
 /// The `extends` value of a text, with its span, if it has one at the top level.
 fn extends_of(text: &str) -> Option<(String, (usize, usize))> {
@@ -64,7 +75,7 @@ fn extends_of(text: &str) -> Option<(String, (usize, usize))> {
 }
 
 /// Resolves the chain of `extends` from a file (name and text), reading each parent with
-/// `read` (a bundled name, or a path relative to the file that names it). Problems (unknown
+/// `read` (which decides what a value names: see [`crate::load::Parents`]). Problems (unknown
 /// parent, a cycle, a chain too long) are reported at the `extends` value, in that file's
 /// coordinates, with the index of the file in the chain from the child (0) up.
 pub fn resolve(
@@ -92,16 +103,7 @@ pub fn resolve(
                 ),
             )));
         }
-        // A path is relative to the file that names it; a bundled name is itself.
-        let target = if parent.ends_with(".toml") {
-            Path::new(&cur_name)
-                .parent()
-                .map(|d| d.join(&parent))
-                .map_or(parent.clone(), |p| p.display().to_string())
-        } else {
-            parent.clone()
-        };
-        let (pname, ptext) = read(&target).map_err(|e| {
+        let found = read(&cur_name, &parent).map_err(|e| {
             Box::new((
                 depth,
                 Diagnostic::error(
@@ -113,6 +115,7 @@ pub fn resolve(
                 ),
             ))
         })?;
+        let (pname, ptext, target) = (found.name, found.text, found.arg);
         if seen.contains(&pname) {
             return Err(Box::new((
                 depth,

@@ -117,6 +117,16 @@ impl Ruleset {
         name: &str,
         text: &str,
     ) -> Result<(Ruleset, Option<VariantErrors>), VariantErrors> {
+        Ruleset::from_source_within(name, text, &Parents::Anywhere)
+    }
+
+    /// Checks and compiles variant text whose `extends` may name only what `parents` allows
+    /// (text sent by someone else: see [`Parents::Within`]), with the report of its warnings.
+    pub fn from_source_within(
+        name: &str,
+        text: &str,
+        parents: &Parents,
+    ) -> Result<(Ruleset, Option<VariantErrors>), VariantErrors> {
         if text.len() > MAX_VARIANT_BYTES {
             return Err(VariantErrors {
                 src: NamedSource::new(name, String::new()),
@@ -136,15 +146,7 @@ impl Ruleset {
             src: NamedSource::new(name, text.to_string()),
             problems,
         };
-        let read = |target: &str| -> Result<(String, String), String> {
-            read_variant(target).map_err(|e| match e {
-                LoadError::Io { .. } if !target.ends_with(".toml") => {
-                    "no bundled variant has that name".to_string()
-                }
-                LoadError::Io { message, .. } => message,
-                LoadError::Invalid(v) => v.to_string(),
-            })
-        };
+        let read = |from: &str, parent: &str| parents.read(name, from, parent);
         let chain = match extends::resolve(name, text, &read).map_err(|e| *e) {
             Ok(c) => c,
             Err((0, d)) => return Err(report(vec![d])),
@@ -202,15 +204,132 @@ fn locate(chain: &extends::Chain, mut d: Diagnostic) -> Diagnostic {
     d
 }
 
+/// Which files the `extends` of a variant text may name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Parents {
+    /// A bundled name, or any file, by a path relative to the file that names it: the user's
+    /// own files on the command line.
+    #[default]
+    Anywhere,
+    /// A bundled name, or a file inside this folder (a relative path without `..`, with no
+    /// link leading out of the folder); `None`: bundled names only. For text sent by someone
+    /// else, such as a page of the web board: a refusal says why without showing the file.
+    Within(Option<std::path::PathBuf>),
+}
+
+impl Parents {
+    /// The parent that `parent` (the value of an `extends` in the file named `from`) names,
+    /// when the chain started from the file named `top`.
+    fn read(&self, top: &str, from: &str, parent: &str) -> Result<extends::Found, String> {
+        use std::path::{Component, Path, PathBuf};
+        let bundled = |name: &str| {
+            read_variant(name)
+                .map(|(n, text)| extends::Found {
+                    name: n,
+                    text,
+                    arg: name.to_string(),
+                })
+                .map_err(|e| e.to_string())
+        };
+        let is_bundled = BUNDLED.iter().any(|(n, _)| *n == parent);
+        match self {
+            Parents::Anywhere => {
+                if is_bundled {
+                    return bundled(parent);
+                }
+                // A path is relative to the file that names it.
+                let target = Path::new(from)
+                    .parent()
+                    .map_or_else(|| PathBuf::from(parent), |d| d.join(parent));
+                if !parent.ends_with(".toml") && std::fs::symlink_metadata(&target).is_err() {
+                    return Err("no bundled variant has that name".to_string());
+                }
+                let arg = target.display().to_string();
+                match read_variant_file(&arg) {
+                    Ok(text) => Ok(extends::Found {
+                        name: arg.clone(),
+                        text,
+                        arg,
+                    }),
+                    Err(LoadError::Io { message, .. }) => Err(message),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            Parents::Within(root) => {
+                if is_bundled {
+                    return bundled(parent);
+                }
+                let names = bundled_names();
+                let Some(root) = root else {
+                    return Err(format!(
+                        "here a variant may extend only a bundled one ({names})"
+                    ));
+                };
+                let refused = || {
+                    format!(
+                        "here a variant may extend only a bundled one ({names}) or a `.toml` file \
+                         in the folder of the served variant, by a relative path without `..`"
+                    )
+                };
+                let plain = Path::new(parent)
+                    .components()
+                    .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+                if !parent.ends_with(".toml") || !plain {
+                    return Err(refused());
+                }
+                // Names in the chain are relative to the folder; the first file is in it.
+                let base = if from == top {
+                    PathBuf::new()
+                } else {
+                    Path::new(from)
+                        .parent()
+                        .map(Path::to_path_buf)
+                        .unwrap_or_default()
+                };
+                let rel = base.join(parent);
+                let full = root.join(&rel);
+                let inside = match (root.canonicalize(), full.canonicalize()) {
+                    (Ok(r), Ok(f)) => f.starts_with(r),
+                    (Ok(_), Err(_)) => {
+                        return Err("there is no such file in the served variant's folder".into());
+                    }
+                    (Err(_), _) => false,
+                };
+                if !inside {
+                    return Err(format!("{}: a link leads out of the folder", refused()));
+                }
+                let text = read_variant_file(&full.display().to_string()).map_err(|e| match e {
+                    LoadError::Io { message, .. } => message,
+                    e => e.to_string(),
+                })?;
+                Ok(extends::Found {
+                    name: rel.display().to_string(),
+                    text,
+                    arg: full.display().to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// The bundled names, joined by commas.
+fn bundled_names() -> String {
+    BUNDLED
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The name and text of a bundled variant, or of a file read with the size limit.
 pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
         // In a checkout, an edited `variants/NAME.toml` wins over the built-in copy.
         if PREFER_CHECKOUT.load(std::sync::atomic::Ordering::Relaxed) {
             let path = format!("variants/{name}.toml");
-            if let Ok(disk) = std::fs::read_to_string(&path)
+            if let Ok(disk) =
+                crate::core::file::read_text(std::path::Path::new(&path), MAX_VARIANT_BYTES as u64)
                 && disk != *text
-                && disk.len() <= MAX_VARIANT_BYTES
             {
                 NOTES.with_borrow_mut(|n| {
                     n.push(format!(
@@ -222,39 +341,19 @@ pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
         }
         return Ok((format!("{name}.toml"), (*text).to_string()));
     }
-    let io = |message: String| LoadError::Io {
-        path: arg.to_string(),
-        message,
-        known: BUNDLED
-            .iter()
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
-    // Read at most one byte past the limit: `/dev/zero` or a huge file is refused, not read
-    // until memory runs out.
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(
-            std::fs::File::open(arg).map_err(|e| io(e.to_string()))?,
-            MAX_VARIANT_BYTES as u64 + 1,
-        ),
-        &mut bytes,
-    )
-    .map_err(|e| io(e.to_string()))?;
-    if bytes.len() > MAX_VARIANT_BYTES {
-        return Err(io(format!(
-            "the file is larger than {} KiB, the most a variant file may be",
-            MAX_VARIANT_BYTES / 1024
-        )));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        io(format!(
-            "the file is not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    Ok((arg.to_string(), text))
+    read_variant_file(arg).map(|text| (arg.to_string(), text))
+}
+
+/// The text of a variant file on disk: a regular file (never a FIFO or a device) of at most
+/// [`MAX_VARIANT_BYTES`].
+fn read_variant_file(arg: &str) -> Result<String, LoadError> {
+    crate::core::file::read_text(std::path::Path::new(arg), MAX_VARIANT_BYTES as u64).map_err(|e| {
+        LoadError::Io {
+            path: arg.to_string(),
+            message: e.to_string(),
+            known: bundled_names(),
+        }
+    })
 }
 
 /// Definition text without surrounding blank lines and common indentation.

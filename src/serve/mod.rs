@@ -22,8 +22,16 @@
 //! | `GET /api/watch` | with `--watch`: the watched file's text and a version that grows at each change |
 //!
 //! Errors are JSON `{"error": "…"}` with a 4xx status (400 bad input, 404 unknown game, cell or
-//! path, 405 wrong method, 409 not possible now, 422 a variant text that does not load, with
-//! `diagnostics`); a request that fails never stops the server.
+//! path, 405 wrong method, 409 not possible now, 421 a `Host` the server does not answer to, 422
+//! a variant text that does not load, with `diagnostics`) or 503 (work stopped at the request's
+//! time limit); a request that fails never stops the server.
+//!
+//! Hostile clients: the server answers only to the host names it listens as (a page elsewhere
+//! cannot reach it by DNS rebinding); a request's headers must arrive within
+//! [`HEADER_TIMEOUT`]; at most [`Config::max_connections`] connections are served at once (more
+//! get a 503 and are closed); engine work stops when its client leaves or at
+//! [`Config::request_limit`]; and a variant text sent over HTTP may extend only bundled variants
+//! and files in the served variant's folder ([`crate::load::Parents::Within`]).
 
 pub mod session;
 
@@ -46,6 +54,9 @@ use serde_json::{Value, json};
 
 pub use session::{ApiError, Session, Variant};
 
+use crate::load::Parents;
+use crate::vm::Stop;
+
 /// The page: HTML, style and script in one file, no build step and nothing fetched elsewhere.
 const PAGE: &str = include_str!("page.html");
 
@@ -55,7 +66,10 @@ pub const MAX_SESSIONS: usize = 256;
 /// How often `--watch` looks at the file.
 const WATCH_EVERY: Duration = Duration::from_millis(400);
 
-/// What the server serves.
+/// How long a client may take to send a request's headers before it is dropped.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the server serves, and its limits.
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Where it listens (127.0.0.1 unless the user asks otherwise).
@@ -64,6 +78,50 @@ pub struct Config {
     pub variant: Variant,
     /// A variant file to watch: when it changes on disk, pages that follow it reload it.
     pub watch: Option<PathBuf>,
+    /// The folder of the served variant file (none for a bundled variant): a variant text sent
+    /// by a page may extend files in it, and nothing else but bundled variants.
+    pub folder: Option<PathBuf>,
+    /// Host names the server answers to besides 127.0.0.1, localhost, `[::1]` and the address
+    /// it listens on.
+    pub hosts: Vec<String>,
+    /// The most time one request's engine work may take before it is stopped (503).
+    pub request_limit: Duration,
+    /// The most connections served at once.
+    pub max_connections: usize,
+}
+
+impl Config {
+    /// A server of `variant` on `addr` with the default limits: no file watched, no folder, a
+    /// request limit of 30 s and 256 connections.
+    pub fn new(addr: SocketAddr, variant: Variant) -> Config {
+        Config {
+            addr,
+            variant,
+            watch: None,
+            folder: None,
+            hosts: Vec::new(),
+            request_limit: Duration::from_secs(30),
+            max_connections: 256,
+        }
+    }
+
+    /// The host names (lower case, IPv6 in brackets, no port) the server answers to.
+    fn allowed_hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = ["127.0.0.1", "localhost", "[::1]"]
+            .iter()
+            .map(|h| (*h).to_string())
+            .collect();
+        hosts.push(match self.addr.ip() {
+            std::net::IpAddr::V4(ip) => ip.to_string(),
+            std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+        });
+        hosts.extend(
+            self.hosts
+                .iter()
+                .map(|h| h.trim_end_matches('.').to_ascii_lowercase()),
+        );
+        hosts
+    }
 }
 
 /// The watched file: its text and a version that grows at each change.
@@ -82,6 +140,10 @@ struct Slot {
 
 struct AppState {
     default: Variant,
+    /// What `extends` in a variant text sent by a page may name.
+    parents: Parents,
+    /// The most time one request's engine work may take.
+    limit: Duration,
     bundled: Mutex<HashMap<String, Variant>>,
     sessions: Mutex<HashMap<String, Slot>>,
     clock: AtomicU64,
@@ -116,6 +178,8 @@ fn app(config: &Config) -> Router {
     });
     let state = Arc::new(AppState {
         default: config.variant.clone(),
+        parents: Parents::Within(config.folder.clone()),
+        limit: config.request_limit,
         bundled: Mutex::new(HashMap::new()),
         sessions: Mutex::new(HashMap::new()),
         clock: AtomicU64::new(0),
@@ -142,7 +206,163 @@ fn app(config: &Config) -> Router {
         .route("/api/games/{id}/export", get(export))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(Guard {
+                hosts: config.allowed_hosts(),
+                limit: config.request_limit + HEADER_TIMEOUT,
+            }),
+            guard,
+        ))
         .with_state(state)
+}
+
+/// What every request is checked against before it is served.
+struct Guard {
+    /// The host names the server answers to.
+    hosts: Vec<String>,
+    /// The most time a whole request may take (its body read and its work).
+    limit: Duration,
+}
+
+/// The host name of a `Host` header: lower case, without the port, IPv6 in brackets.
+fn host_name(header: &str) -> String {
+    let h = header.trim();
+    let name = if h.starts_with('[') {
+        h.find(']').map_or(h, |i| &h[..=i])
+    } else {
+        h.rsplit_once(':').map_or(h, |(n, _)| n)
+    };
+    name.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// Refuses a request whose `Host` the server does not answer to (421: a page elsewhere that
+/// reached this address through a name of its own, as in DNS rebinding), and ends one that takes
+/// longer than the limit (503).
+async fn guard(
+    State(g): State<Arc<Guard>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(host_name);
+    match host {
+        Some(h) if g.hosts.contains(&h) => {}
+        Some(h) => {
+            return ApiError::new(
+                421,
+                format!(
+                    "this server does not answer to the host `{h}`: open it as http://127.0.0.1 or http://localhost (or start it with --allow-host {h})"
+                ),
+            )
+            .into_response();
+        }
+        None => {
+            return ApiError::new(421, "a request needs a Host header").into_response();
+        }
+    }
+    match tokio::time::timeout(g.limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError::new(
+            503,
+            format!(
+                "the request took longer than {} s and was stopped",
+                g.limit.as_secs()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// The answer to a connection past [`Config::max_connections`], before it is closed.
+const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 58\r\nConnection: close\r\n\r\n{\"error\": \"too many connections: try again in a moment\"}\n";
+
+/// Serves connections from `listener` until `shutdown` completes: each on a task of its own,
+/// HTTP/1.1 with a deadline for the headers, at most `max` at once.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    max: usize,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let permits = Arc::new(tokio::sync::Semaphore::new(max.max(1)));
+    tokio::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            r = listener.accept() => match r {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors or a connection reset before it was taken: wait a
+                // moment rather than spin.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+            tokio::spawn(refuse_busy(stream));
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            // A second handle on the socket tells when the client leaves while its request is
+            // being worked on (hyper reads nothing then): the connection, and with it the
+            // request's work, is dropped.
+            let Ok((stream, watch)) = split_watch(stream) else {
+                return;
+            };
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::select! {
+                _ = conn => {}
+                () = client_gone(watch) => {}
+            }
+        });
+    }
+}
+
+/// Answers a connection past the cap with a 503 and closes it (after the client's request has
+/// been read or a second has passed, so that the close does not reset the answer away).
+async fn refuse_busy(mut stream: tokio::net::TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(BUSY).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<(), std::io::Error>(())
+    })
+    .await;
+}
+
+/// The stream, and a second handle on the same socket for [`client_gone`].
+fn split_watch(
+    stream: tokio::net::TcpStream,
+) -> std::io::Result<(tokio::net::TcpStream, tokio::net::TcpStream)> {
+    let std = stream.into_std()?;
+    let dup = std.try_clone()?;
+    Ok((
+        tokio::net::TcpStream::from_std(std)?,
+        tokio::net::TcpStream::from_std(dup)?,
+    ))
+}
+
+/// Completes when the client has closed its side of the connection (or reset it). Bytes that
+/// wait to be read are left to hyper: it is asked again a moment later.
+async fn client_gone(watch: tokio::net::TcpStream) {
+    let mut one = [0u8; 1];
+    loop {
+        match watch.peek(&mut one).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
 }
 
 /// A server listening, for tests and embedding: its address, and a handle that stops it.
@@ -185,12 +405,13 @@ pub fn spawn(config: Config) -> std::io::Result<Running> {
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
             let app = app(&config);
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await;
+            serve_connections(listener, app, config.max_connections, async {
+                let _ = stopped.await;
+            })
+            .await;
         });
+        // Work still running on a blocking thread has been told to stop (its guard dropped).
+        runtime.shutdown_timeout(Duration::from_secs(2));
     });
     Ok(Running {
         addr,
@@ -210,7 +431,14 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         ready(listener.local_addr()?);
-        axum::serve(listener, app(&config)).await
+        serve_connections(
+            listener,
+            app(&config),
+            config.max_connections,
+            std::future::pending(),
+        )
+        .await;
+        Ok(())
     })
 }
 
@@ -229,7 +457,12 @@ async fn watch(state: Shared) {
         else {
             return;
         };
-        let Ok(text) = tokio::fs::read_to_string(&path).await else {
+        // A regular file of at most the variant size (a link to `/dev/zero` is not read).
+        let read = tokio::task::spawn_blocking(move || {
+            crate::core::file::read_text(&path, crate::load::MAX_VARIANT_BYTES as u64)
+        })
+        .await;
+        let Ok(Ok(text)) = read else {
             continue;
         };
         let mut w = state
@@ -245,11 +478,25 @@ async fn watch(state: Shared) {
     }
 }
 
-/// Runs engine work on a blocking thread; a panic in it is a 500 for this request only.
+/// Sets a [`Stop`] when dropped: when the request's future is dropped because its client left,
+/// and when it ends.
+struct StopOnDrop(Arc<Stop>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Runs engine work on a blocking thread, with a [`Stop`] in force that fires at `limit` or when
+/// the request is dropped (its client left); a panic in it is a 500 for this request only.
 async fn blocking<T: Send + 'static>(
+    limit: Duration,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
+    let stop = Arc::new(Stop::new(Some(std::time::Instant::now() + limit)));
+    let _guard = StopOnDrop(Arc::clone(&stop));
+    tokio::task::spawn_blocking(move || crate::vm::with_stop(&stop, f))
         .await
         .unwrap_or_else(|e| Err(ApiError::new(500, format!("the engine failed: {e}"))))
 }
@@ -332,7 +579,7 @@ async fn with_session<T: Send + 'static>(
     f: impl FnOnce(&mut Session) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let s = state.session(id)?;
-    blocking(move || f(&mut lock(&s))).await
+    blocking(state.limit, move || f(&mut lock(&s))).await
 }
 
 async fn page() -> impl IntoResponse {
@@ -403,9 +650,11 @@ async fn create(
         b => body(b)?,
     };
     let st = Arc::clone(&state);
-    let (id, value) = blocking(move || {
+    let (id, value) = blocking(state.limit, move || {
         let variant = match (&req.source, &req.variant) {
-            (Some(src), name) => Variant::load(name.as_deref().unwrap_or("edited.toml"), src)?,
+            (Some(src), name) => {
+                Variant::load_within(name.as_deref().unwrap_or("edited.toml"), src, &st.parents)?
+            }
             (None, Some(name)) => st.bundled(name)?,
             (None, None) => st.default.clone(),
         };
@@ -598,8 +847,16 @@ async fn set_variant(
     b: Result<Json<SourceBody>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let source = body(b)?.source;
+    // The new rules load before the game is locked: a slow load holds up no other request.
+    let game = state.session(&id)?;
+    let name = lock(&game).variant().name.clone();
+    let st = Arc::clone(&state);
+    let variant = blocking(state.limit, move || {
+        Variant::load_within(&name, &source, &st.parents)
+    })
+    .await?;
     with_session(&state, &id, move |s| {
-        let (kept, dropped) = s.set_variant(&source)?;
+        let (kept, dropped) = s.set_variant(variant)?;
         let mut v = s.state()?;
         v["kept"] = json!(kept);
         v["dropped"] = json!(dropped);

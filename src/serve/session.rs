@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::board::{Cell, Side};
 use crate::core::Diagnostic;
+use crate::load::Parents;
 use crate::play::{Action, Game, Outcome};
 use crate::position::Position;
 use crate::rules::Ruleset;
@@ -48,6 +49,16 @@ impl ApiError {
         }
     }
 
+    /// A definition that ran away (409), or work stopped at its time limit or because its
+    /// client left (503).
+    pub(crate) fn runaway(rules: &Ruleset, r: crate::vm::Runaway) -> ApiError {
+        let status = match r.halt {
+            crate::vm::Halt::Budget => 409,
+            crate::vm::Halt::Stopped => 503,
+        };
+        ApiError::new(status, r.message(rules))
+    }
+
     /// The error as the JSON body of the response.
     pub fn body(&self) -> Value {
         let mut v = json!({ "error": self.message });
@@ -70,9 +81,16 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Loads variant text, or the loader's report as a 422 with every diagnostic.
+    /// Loads variant text (its `extends` may name any file: the server's own variant, given
+    /// on the command line), or the loader's report as a 422 with every diagnostic.
     pub fn load(name: &str, source: &str) -> Result<Variant, ApiError> {
-        match Ruleset::from_source(name, source) {
+        Variant::load_within(name, source, &Parents::Anywhere)
+    }
+
+    /// Loads variant text sent by a client: its `extends` may name only what `parents`
+    /// allows; or the loader's report as a 422 with every diagnostic.
+    pub fn load_within(name: &str, source: &str, parents: &Parents) -> Result<Variant, ApiError> {
+        match Ruleset::from_source_within(name, source, parents).map(|(r, _)| r) {
             Ok(rules) => Ok(Variant {
                 name: name.to_string(),
                 source: source.to_string(),
@@ -202,7 +220,7 @@ impl Session {
 
     fn no_runaway(game: &Game<'_>) -> Result<(), ApiError> {
         match game.runaway() {
-            Some(r) => Err(ApiError::new(409, r.message(game.rules))),
+            Some(r) => Err(ApiError::runaway(game.rules, r)),
             None => Ok(()),
         }
     }
@@ -271,7 +289,7 @@ impl Session {
             view::DiagramError::NoPiece => {
                 ApiError::new(409, format!("no piece stands on {}", rules.topo.name(cell)))
             }
-            view::DiagramError::Runaway(r) => ApiError::new(409, r.message(rules)),
+            view::DiagramError::Runaway(r) => ApiError::runaway(rules, r),
         })?;
         let svg = view::with_cell_targets(rules, &view::diagram_svg(rules, pos, &d), Some(&d));
         let marks: serde_json::Map<String, Value> =
@@ -430,13 +448,11 @@ impl Session {
         Ok(())
     }
 
-    /// Replaces the rules with edited variant text. The game restarts from the same start
-    /// position text (the new variant's start when the old start does not read under the new
-    /// rules) and keeps as many of its turns as are still legal, in order. Returns how many
-    /// turns were kept and dropped. When the text does not load, nothing changes (422 with the
-    /// loader's diagnostics).
-    pub fn set_variant(&mut self, source: &str) -> Result<(usize, usize), ApiError> {
-        let variant = Variant::load(&self.variant.name, source)?;
+    /// Replaces the rules with a variant loaded from edited text (see
+    /// [`Variant::load_within`]). The game restarts from the same start position text (the new
+    /// variant's start when the old start does not read under the new rules) and keeps as many
+    /// of its turns as are still legal, in order. Returns how many turns were kept and dropped.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(usize, usize), ApiError> {
         let rules = Arc::clone(&variant.rules);
         let start = self
             .start_text
@@ -517,7 +533,7 @@ fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>,
     for (i, part) in history.split_whitespace().enumerate() {
         let t = parse_turn(&mut game, part);
         if let Some(r) = game.runaway() {
-            return Err(ApiError::new(409, r.message(rules)));
+            return Err(ApiError::runaway(rules, r));
         }
         let t = t.map_err(|e| {
             ApiError::new(
