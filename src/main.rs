@@ -405,6 +405,26 @@ fn new_game(rules: &Ruleset, pos: Position) -> Result<Game<'_>, ExitCode> {
     })
 }
 
+/// The words of a text (separated by any white space), each with its byte offset.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
 /// A game at `--position` (or the start) after the `--history` turns.
 fn game_at<'r>(
     rules: &'r Ruleset,
@@ -416,15 +436,22 @@ fn game_at<'r>(
     let Some(h) = history else {
         return Ok(game);
     };
-    let mut at = 0;
-    let mut index = 0;
-    for part in h.split(' ') {
-        let start = at;
-        at += part.len() + 1;
-        if part.is_empty() {
-            continue;
-        }
-        index += 1;
+    // Turns are separated by any white space (spaces, tabs, newlines).
+    let parts = words(h);
+    if parts.len() > bulwark::play::MAX_HISTORY_TURNS {
+        return Err(fail(&InputError {
+            message: format!(
+                "bad --history: {} turns; the most is {}",
+                parts.len(),
+                bulwark::play::MAX_HISTORY_TURNS
+            ),
+            src: NamedSource::new("--history", h.to_string()),
+            span: None,
+            help: "start from a position text (--position) nearer to the turns that matter".into(),
+        }));
+    }
+    for (index, (start, part)) in parts.into_iter().enumerate() {
+        let index = index + 1;
         let turn = text::parse_turn(&mut game, part);
         no_runaway(&game)?;
         match turn {
@@ -900,14 +927,31 @@ fn run_match(variant: Option<String>, study: &Study) -> Result<(), ExitCode> {
     Ok(())
 }
 
+/// Largest `match --json` output `merge` reads (a result line is a few KiB; a games record
+/// before it may be long).
+const MAX_RESULT_BYTES: u64 = 64 << 20;
+
+/// Largest scenario file read.
+const MAX_SCENARIO_BYTES: u64 = 4 << 20;
+
+/// The text of a file the user named: a regular file of at most `cap` bytes, or exit 1 with a
+/// message that names it and says why not.
+fn read_input(path: &std::path::Path, cap: u64) -> Result<String, ExitCode> {
+    bulwark::core::file::read_text(path, cap).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        ExitCode::from(1)
+    })
+}
+
 /// `bulwark merge`.
 fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
+    if files.is_empty() {
+        eprintln!("error: `merge` needs at least one file of `match --json` results");
+        return Err(ExitCode::from(2));
+    }
     let mut total = selfplay::Summary::default();
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| {
-            eprintln!("error: cannot read {}: {e}", f.display());
-            ExitCode::from(1)
-        })?;
+        let text = read_input(f, MAX_RESULT_BYTES)?;
         let last = text
             .lines()
             .rev()
@@ -920,10 +964,12 @@ fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
             );
             ExitCode::from(1)
         })?;
-        let s = selfplay::Summary::from_json(&v).map_err(|e| {
-            eprintln!("error: {}: {e}", f.display());
-            ExitCode::from(1)
-        })?;
+        let s = selfplay::Summary::from_json(&v)
+            .and_then(|s| s.consistent().map(|()| s))
+            .map_err(|e| {
+                eprintln!("error: {}: {e}", f.display());
+                ExitCode::from(1)
+            })?;
         total.add(&s).map_err(|e| {
             eprintln!("error: {}: {e}", f.display());
             ExitCode::from(1)
@@ -1078,10 +1124,7 @@ fn scenario_files(
     }
     let mut all = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            eprintln!("error: cannot read scenario file {}: {e}", path.display());
-            ExitCode::from(1)
-        })?;
+        let text = read_input(path, MAX_SCENARIO_BYTES)?;
         all.extend(
             bulwark::view::rulebook::parse_scenarios(&text).map_err(|e| {
                 eprintln!("error: scenario file {}: {e}", path.display());

@@ -37,13 +37,43 @@ pub fn run(
             eprintln!("error: {}", r.message(rules));
             Err(ExitCode::from(1))
         }
+        Err(Stop::Input(m)) => {
+            eprintln!("error: {m}");
+            Err(ExitCode::from(1))
+        }
     }
+}
+
+/// The longest line of input `play` reads (a command or a move text is a few dozen bytes).
+const MAX_LINE: usize = 64 << 10;
+
+/// The next line of input, without its end; `None` at the end of input. A line longer than
+/// [`MAX_LINE`] (say, `/dev/zero` as input) is an error, not memory without end.
+fn next_line(input: &mut impl BufRead) -> Result<Option<String>, Stop> {
+    let mut line = Vec::new();
+    let read = std::io::Read::take(&mut *input, MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| Stop::Input(format!("cannot read the input: {e}")))?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() > MAX_LINE {
+        return Err(Stop::Input(format!(
+            "an input line is longer than {} KiB: is the input a text of moves and commands?",
+            MAX_LINE >> 10
+        )));
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| Stop::Input("an input line is not UTF-8 text".to_string()))
 }
 
 /// Why a game stopped before its end.
 enum Stop {
     Output(std::io::Error),
     Runaway(bulwark::vm::Runaway),
+    /// The input is not lines of text.
+    Input(String),
 }
 
 impl From<std::io::Error> for Stop {
@@ -66,7 +96,7 @@ fn game_loop(
         .map(|&s| computer[s].map(|spec| Agent::new(spec, rules, derive(seed, s.index() as u64))))
         .collect();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut played = 0u32;
     let mut redraw = true;
     let mut last: Vec<bulwark::Cell> = Vec::new();
@@ -120,7 +150,7 @@ fn game_loop(
             turns.len()
         )?;
         out.flush()?;
-        let Some(Ok(line)) = lines.next() else {
+        let Some(line) = next_line(&mut input)? else {
             writeln!(out, "\nresult: input ended, game abandoned")?;
             return Ok(());
         };

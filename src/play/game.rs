@@ -28,6 +28,11 @@ pub struct Undo {
     hash: u64,
 }
 
+/// The most turns a history given as text may hold (`--history`, a game sent to the web
+/// board): replaying is linear, but a history is for the turns that matter, not a whole
+/// tournament.
+pub const MAX_HISTORY_TURNS: usize = 10_000;
+
 /// A position being played: the position, its hash and its history.
 #[derive(Debug, Clone)]
 pub struct Game<'r> {

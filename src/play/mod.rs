@@ -19,7 +19,7 @@ mod turn;
 pub use crate::compile::zobrist::Zobrist;
 pub use apply::apply_turn;
 pub use check::{Unplayable, check_position, ep_victim};
-pub use game::{Game, Undo};
+pub use game::{Game, MAX_HISTORY_TURNS, Undo};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
 pub use placement::{PlaceEffect, placement, placements};

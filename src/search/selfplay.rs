@@ -225,28 +225,78 @@ impl Summary {
                 self.variant, self.agents.0, self.agents.1, o.variant, o.agents.0, o.agents.1
             ));
         }
-        self.games += o.games;
-        self.white += o.white;
-        self.black += o.black;
-        self.draws += o.draws;
-        self.unfinished += o.unfinished;
-        self.length.0 += o.length.0;
-        self.length.1 += o.length.1;
+        // Checked: a count that would pass 2^64 is a broken or forged input, not a result.
+        let over = || {
+            "the sums pass the largest count (2^64 - 1): these results cannot be added".to_string()
+        };
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(over);
+        let mut t = self.clone();
+        t.games = add(t.games, o.games)?;
+        t.white = add(t.white, o.white)?;
+        t.black = add(t.black, o.black)?;
+        t.draws = add(t.draws, o.draws)?;
+        t.unfinished = add(t.unfinished, o.unfinished)?;
+        t.length.0 = add(t.length.0, o.length.0)?;
+        t.length.1 = add(t.length.1, o.length.1)?;
         if o.games > 0 {
-            self.length_range = (
-                self.length_range.0.min(o.length_range.0),
-                self.length_range.1.max(o.length_range.1),
+            t.length_range = (
+                t.length_range.0.min(o.length_range.0),
+                t.length_range.1.max(o.length_range.1),
             );
         }
-        self.branching.0 += o.branching.0;
-        self.branching.1 += o.branching.1;
+        t.branching.0 = add(t.branching.0, o.branching.0)?;
+        t.branching.1 = add(t.branching.1, o.branching.1)?;
         for (k, v) in &o.pieces {
-            let e = self.pieces.entry(k.clone()).or_default();
-            e.0 += v.0;
-            e.1 += v.1;
+            let e = t.pieces.entry(k.clone()).or_default();
+            e.0 = add(e.0, v.0)?;
+            e.1 = add(e.1, v.1)?;
         }
         for (k, v) in &o.reasons {
-            *self.reasons.entry(k.clone()).or_default() += v;
+            let e = t.reasons.entry(k.clone()).or_default();
+            *e = add(*e, *v)?;
+        }
+        *self = t;
+        Ok(())
+    }
+
+    /// Whether the counts of one result agree with each other: the outcomes add up to the
+    /// games, the ending reasons too, the shortest game is no longer than the longest, and the
+    /// lengths fit between them.
+    ///
+    /// # Errors
+    /// The first disagreement, in words.
+    pub fn consistent(&self) -> Result<(), String> {
+        let outcomes = [self.white, self.black, self.draws, self.unfinished]
+            .iter()
+            .try_fold(0u64, |a, b| a.checked_add(*b));
+        if outcomes != Some(self.games) {
+            return Err(format!(
+                "white {} + black {} + draws {} + unfinished {} is not the {} games",
+                self.white, self.black, self.draws, self.unfinished, self.games
+            ));
+        }
+        let reasons = self
+            .reasons
+            .values()
+            .try_fold(0u64, |a, b| a.checked_add(*b));
+        if !self.reasons.is_empty() && reasons != Some(self.games) {
+            return Err(format!(
+                "the ending reasons count {} games, not {}",
+                reasons.map_or_else(|| "more than 2^64".to_string(), |r| r.to_string()),
+                self.games
+            ));
+        }
+        if self.games > 0 {
+            let (lo, hi) = self.length_range;
+            let fits = lo <= hi
+                && u128::from(self.length.0) >= u128::from(lo) * u128::from(self.games)
+                && u128::from(self.length.0) <= u128::from(hi) * u128::from(self.games);
+            if !fits {
+                return Err(format!(
+                    "game lengths summing to {} do not fit {} games of {lo} to {hi} turns",
+                    self.length.0, self.games
+                ));
+            }
         }
         Ok(())
     }

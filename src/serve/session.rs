@@ -529,6 +529,16 @@ fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>,
             format!("the position cannot be played: {}", u.text(rules)),
         )
     })?;
+    let count = history.split_whitespace().count();
+    if count > crate::play::MAX_HISTORY_TURNS {
+        return Err(ApiError::new(
+            400,
+            format!(
+                "the history has {count} turns; the most is {}: start from a position nearer to the turns that matter",
+                crate::play::MAX_HISTORY_TURNS
+            ),
+        ));
+    }
     let mut turns = Vec::new();
     for (i, part) in history.split_whitespace().enumerate() {
         let t = parse_turn(&mut game, part);

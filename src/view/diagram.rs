@@ -375,7 +375,8 @@ pub fn diagnostic_text(d: &dyn miette::Diagnostic) -> String {
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
             .with_width(100);
     let mut out = String::new();
-    let _ = handler.render_report(&mut out, d);
+    // Long lines are cut around the labels: the renderer cannot point past column 65,535.
+    let _ = handler.render_report(&mut out, &super::clip::Clipped::new(d));
     out
 }
 

@@ -1,0 +1,168 @@
+//! The command line against careless or hostile input (issue "hostile input, round two",
+//! items 7, 8, 9, 12 and 13): every file and stream is capped and special files refused, `merge`
+//! adds only consistent results with checked sums, a history is capped and split on any white
+//! space, and a diagnostic on a very long line renders without a panic.
+
+use std::process::{Command, Output};
+
+fn bulwark(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit 1 with a message that contains `words`, and never a panic.
+fn refused(o: &Output, words: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(words), "expected `{words}` in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("bulwark-hostile-cli-{}-{name}", std::process::id()))
+}
+
+#[cfg(unix)]
+#[test]
+fn item_7_special_files_are_refused_before_they_are_read() {
+    let out = temp("rulebook");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["merge", "/dev/zero"],
+        vec![
+            "rulebook",
+            "chess",
+            "--out",
+            out,
+            "--scenarios",
+            "/dev/zero",
+        ],
+        vec![
+            "diff",
+            "chess",
+            "chess",
+            "--no-perft",
+            "--scenarios",
+            "/dev/zero",
+        ],
+        vec!["check", "/dev/zero"],
+        vec!["merge", "/tmp"],
+    ] {
+        let o = bulwark(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("character device") || err.contains("a directory"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[cfg(unix)]
+#[test]
+fn item_7_endless_input_to_play_is_refused() {
+    let o = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["play", "chess"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    refused(&o, "longer than 64 KiB");
+}
+
+/// A `match --json` result with the given counts.
+fn result(games: u64, white: u64, black: u64, draws: u64, unfinished: u64) -> String {
+    format!(
+        r#"{{"games":{games},"white":{white},"black":{black},"draws":{draws},"unfinished":{unfinished},"variant":"Chess","agents":{{"white":"random","black":"random"}},"length":{{"min":20,"max":20,"sum":{},"sum_sq":0}},"branching":{{"positions":0,"sum":0}}}}"#,
+        u128::from(games) * 20
+    )
+}
+
+#[test]
+fn item_8_merge_checks_its_sums_and_its_inputs() {
+    let a = temp("a.json");
+    let b = temp("b.json");
+    let (pa, pb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    // Two shards that add up.
+    std::fs::write(&a, result(2, 1, 1, 0, 0)).unwrap();
+    std::fs::write(&b, result(3, 0, 1, 2, 0)).unwrap();
+    let o = bulwark(&["merge", pa, pb, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 5);
+    assert_eq!(v["draws"], 2);
+    // Sums past 2^64 - 1 are refused, not wrapped.
+    let huge = u64::MAX / 20;
+    std::fs::write(&a, result(huge, huge, 0, 0, 0)).unwrap();
+    std::fs::write(&b, result(huge, huge, 0, 0, 0)).unwrap();
+    refused(&bulwark(&["merge", pa, pb]), "largest count");
+    // Outcomes that do not add up to the games.
+    std::fs::write(&a, result(5, 1, 1, 0, 0)).unwrap();
+    refused(&bulwark(&["merge", pa]), "is not the 5 games");
+    // No files at all: bad usage.
+    let o = bulwark(&["merge"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_file(&a).unwrap();
+    std::fs::remove_file(&b).unwrap();
+}
+
+#[test]
+fn item_9_a_history_is_capped() {
+    let h = vec!["g1-f3"; bulwark::play::MAX_HISTORY_TURNS + 1].join(" ");
+    refused(
+        &bulwark(&["status", "chess", "--history", &h]),
+        "the most is 10000",
+    );
+}
+
+#[test]
+fn item_12_a_diagnostic_far_along_a_line_renders() {
+    let line = format!("{}xx", " ".repeat(70_000));
+    refused(
+        &bulwark(&["moves", "chess", "--position", &line]),
+        "long lines cut",
+    );
+    refused(
+        &bulwark(&["moves", "chess", "--history", &line]),
+        "long lines cut",
+    );
+    let file = temp("long.toml");
+    std::fs::write(
+        &file,
+        format!("[game]\nname = \"x\" {}bogus = = 1\n", " ".repeat(70_000)),
+    )
+    .unwrap();
+    let o = bulwark(&["check", file.to_str().unwrap()]);
+    refused(&o, "line 2 column");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn item_13_tabs_and_newlines_separate_history_turns() {
+    let o = bulwark(&["status", "chess", "--history", "e2-e4\te7-e5\ng1-f3\r\n"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The refused turn is named by its index and pointed at on its own line.
+    let o = bulwark(&["status", "chess", "--history", "e2-e4\te7-e5\ng1-f4"]);
+    refused(&o, "turn 3 `g1-f4`");
+}
+
+#[test]
+fn item_13_extends_naming_a_device_says_what_it_is() {
+    let file = temp("dev.toml");
+    std::fs::write(&file, "extends = \"/dev/zero\"\n").unwrap();
+    let o = bulwark(&["check", file.to_str().unwrap()]);
+    refused(&o, "character device");
+    assert!(!stderr(&o).contains("no bundled variant"), "{}", stderr(&o));
+    std::fs::write(&file, "extends = \"no-such-name\"\n").unwrap();
+    refused(
+        &bulwark(&["check", file.to_str().unwrap()]),
+        "no bundled variant has that name",
+    );
+    std::fs::remove_file(&file).unwrap();
+}
