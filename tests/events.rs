@@ -167,8 +167,11 @@ safe = "e1 d1 c1 b1"
     assert!(texts(&mut g).contains(&"e1-b1".into()));
     let g = play(&r, &r.setup_text(), &["e1-b1"]);
     assert_eq!(pos_text(&g), "6k/7/7/7/1KHE3[Qq] b - - 1 1");
-    // A partner missing: no castling.
-    let mut g = game(&r, "6k/7/7/7/1E2K2[Qq] w A - 0 1");
+    // A partner missing: the right cannot stand (it would move whatever stands there), and
+    // without it, no castling.
+    let e = text::parse_position(&r, "6k/7/7/7/1E2K2[Qq] w A - 0 1").unwrap_err();
+    assert!(e.message.contains("needs a white hunter on a1"), "{e}");
+    let mut g = game(&r, "6k/7/7/7/1E2K2[Qq] w - - 0 1");
     assert!(!texts(&mut g).contains(&"e1-b1".into()));
     // A piece between: none either.
     let mut g = game(&r, "6k/7/7/7/HEP1K2[Qq] w A - 0 1");

@@ -110,14 +110,22 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
         });
     }
     let topo = &rules.topo;
+    // Fields are separated by any run of white space (spaces, tabs, line ends): a position
+    // pasted from elsewhere reads the same.
     let mut fields: Vec<(usize, &str)> = Vec::new();
-    let mut at = 0;
-    for part in text.split(' ') {
-        if !part.trim().is_empty() {
-            let lead = part.len() - part.trim_start().len();
-            fields.push((at + lead, part.trim()));
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                fields.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
         }
-        at += part.len() + 1;
     }
     let mut pos = Position::empty(topo.len(), rules.initial_hand());
     let Some(&(board_at, board)) = fields.first() else {
@@ -151,12 +159,18 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
         read_rank(rules, &mut pos, topo.ranks() - 1 - i, rank_text, off)?;
         off += rank_text.len() + 1;
     }
+    if let Some(m) = must_have_changed(rules, &pos) {
+        return fail(Field::Board, (board_at, board_at + board.len()), m);
+    }
     match fields.get(1) {
-        None => {}
-        Some(&(a, "w")) | Some(&(a, "W")) => {
-            let _ = a;
-            pos.side = Side::White
+        None => {
+            return fail(
+                Field::Side,
+                (text.len(), text.len()),
+                "the side to move is missing: write `w` or `b` after the board",
+            );
         }
+        Some(&(_, "w")) | Some(&(_, "W")) => pos.side = Side::White,
         Some(&(_, "b")) | Some(&(_, "B")) => pos.side = Side::Black,
         Some(&(a, s)) => {
             return fail(
@@ -266,6 +280,17 @@ fn read_rank(
                 j += 1;
             }
             let n: usize = rank_text[start..j].parse().unwrap_or(usize::MAX);
+            if j - start > 1 && bytes[start] == b'0' {
+                return fail(
+                    Field::Board,
+                    (off + start, off + j),
+                    format!(
+                        "rank {}: `{}` has a leading zero: write the run of empty cells as `{n}`",
+                        r + 1,
+                        &rank_text[start..j]
+                    ),
+                );
+            }
             if n == 0 {
                 return fail(
                     Field::Board,
@@ -381,6 +406,32 @@ fn read_fields(
                 if s != "-" {
                     for ch in s.chars() {
                         let bits = castling_letter(rules, pos, ch);
+                        let free_side = if ch.is_ascii_uppercase() {
+                            Side::White
+                        } else {
+                            Side::Black
+                        };
+                        if bits == 0
+                            && matches!(ch, 'K' | 'Q' | 'k' | 'q')
+                            && rules
+                                .castlings
+                                .iter()
+                                .any(|c| c.free.is_some() && c.side == free_side)
+                        {
+                            let flank = if ch.eq_ignore_ascii_case(&'K') {
+                                "higher"
+                            } else {
+                                "lower"
+                            };
+                            return fail(
+                                Field::Castling,
+                                span,
+                                format!(
+                                    "the castling right `{ch}` names the outermost partner on the {flank} files beside the {} royal piece, and none stands there",
+                                    rules.side_name(free_side)
+                                ),
+                            );
+                        }
                         if bits == 0 {
                             let mut known: Vec<char> =
                                 rules.castlings.iter().map(|c| c.letter).collect();
@@ -393,6 +444,16 @@ fn read_fields(
                                     "`{ch}` is not a castling right of {} (known: {known})",
                                     rules.name
                                 ),
+                            );
+                        }
+                        if let Some(missing) = castling_pieces_missing(rules, pos, ch, bits) {
+                            return fail(Field::Castling, span, missing);
+                        }
+                        if pos.castling & bits != 0 {
+                            return fail(
+                                Field::Castling,
+                                span,
+                                format!("the castling right `{ch}` is given twice"),
                             );
                         }
                         pos.castling |= bits;
@@ -408,11 +469,17 @@ fn read_fields(
                 }
             }
             PositionField::Halfmove | PositionField::Fullmove => {
-                let v: u32 = s.parse().map_err(|_| PositionError {
-                    field: Field::Counter,
-                    message: format!("`{s}` is not a number from 0 to {}", u32::MAX),
-                    range: Some(span),
-                })?;
+                // Digits only: `+5` and `٣` are not counters.
+                let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                let v: u32 = s
+                    .parse()
+                    .ok()
+                    .filter(|_| digits)
+                    .ok_or_else(|| PositionError {
+                        field: Field::Counter,
+                        message: format!("`{s}` is not a number from 0 to {}", u32::MAX),
+                        range: Some(span),
+                    })?;
                 if *field == PositionField::Halfmove {
                     pos.halfmove = v;
                 } else {
@@ -422,6 +489,130 @@ fn read_fields(
         }
     }
     Ok(names)
+}
+
+/// A piece standing where a change of kind that always happens must already have changed it
+/// (a pawn on its last rank), in words; `None` when every piece may stand where it does. Only
+/// compulsory changes on reaching a region count, and only when one of their kinds is not
+/// limited by a reserve (else the reserve may have been empty when the piece arrived).
+fn must_have_changed(rules: &Ruleset, pos: &Position) -> Option<String> {
+    let topo = &rules.topo;
+    for cell in topo.cells() {
+        let Some((side, k)) = pos.at(cell).as_piece() else {
+            continue;
+        };
+        let piece = &rules.pieces[k.index()];
+        for ch in &piece.changes {
+            let crate::rules::Trigger::Reach {
+                region,
+                enter: false,
+            } = ch.on
+            else {
+                continue;
+            };
+            let unlimited = ch
+                .to
+                .iter()
+                .any(|t| rules.pieces[t.index()].reserve.is_none());
+            if !ch.optional && unlimited && rules.regions[region.index()].cells[side].contains(cell)
+            {
+                let to: Vec<&str> = ch
+                    .to
+                    .iter()
+                    .map(|t| rules.pieces[t.index()].name.as_str())
+                    .collect();
+                return Some(format!(
+                    "the {} {} on {} stands in its {} region, where it must already have become {}",
+                    rules.side_name(side),
+                    piece.name,
+                    topo.name(cell),
+                    rules.regions[region.index()].id,
+                    to.join(" or ")
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Why the castling right `ch` (its bits `bits`) cannot stand in this position, if it cannot:
+/// each castling it names needs its royal piece on the king's cell and its partners on theirs,
+/// each of the partner's kind (declared, or the kind the start position has there; else any
+/// piece of the side that is not royal). A right without its pieces would move whatever stands
+/// there.
+fn castling_pieces_missing(rules: &Ruleset, pos: &Position, ch: char, bits: u32) -> Option<String> {
+    // A right stands when one of its castlings has its pieces (the two flanks of a free
+    // partner share a right).
+    (0..32).filter(|b| bits & (1 << b) != 0).find_map(|b| {
+        let mut why = None;
+        for c in rules.castlings.iter().filter(|c| u32::from(c.right) == b) {
+            match castling_missing(rules, pos, ch, c) {
+                None => return None,
+                Some(m) => why = why.or(Some(m)),
+            }
+        }
+        why
+    })
+}
+
+/// Why one castling of the right `ch` lacks its pieces, if it does.
+fn castling_missing(
+    rules: &Ruleset,
+    pos: &Position,
+    ch: char,
+    c: &crate::rules::Castling,
+) -> Option<String> {
+    let topo = &rules.topo;
+    {
+        let side = rules.side_name(c.side);
+        let Some(cells) = rules.castling_cells(c, pos) else {
+            return Some(format!(
+                "the castling right `{ch}` needs a {side} royal piece on the rank of its partner, with the partner on the castling's side of it"
+            ));
+        };
+        let king_ok = matches!(pos.at(cells.king).as_piece(), Some((s, k)) if s == c.side && rules.is_royal(k));
+        if !king_ok {
+            return Some(format!(
+                "the castling right `{ch}` needs a {side} royal piece on {}",
+                topo.name(cells.king)
+            ));
+        }
+        for &(from, _) in &c.partners {
+            // (While the start position itself is read, the rules have none yet.)
+            let expected = c.partner_kind.or_else(|| {
+                rules
+                    .setup
+                    .cells
+                    .get(from.index())?
+                    .as_piece()
+                    .filter(|&(s, k)| s == c.side && !rules.is_royal(k))
+                    .map(|(_, k)| k)
+            });
+            let ok = match (pos.at(from).as_piece(), expected) {
+                (Some((s, k)), Some(e)) => s == c.side && k == e,
+                (Some((s, k)), None) => s == c.side && !rules.is_royal(k),
+                (None, _) => false,
+            };
+            if !ok {
+                let wanted = expected.map_or("piece".to_string(), |k| {
+                    rules.pieces[k.index()].name.clone()
+                });
+                let found = match pos.at(from).as_piece() {
+                    Some((s, k)) => format!(
+                        "a {} {} stands there",
+                        rules.side_name(s),
+                        rules.pieces[k.index()].name
+                    ),
+                    None => "nothing that moves stands there".to_string(),
+                };
+                return Some(format!(
+                    "the castling right `{ch}` needs a {side} {wanted} on {} ({found})",
+                    topo.name(from)
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// The rights bits a letter of the castling field sets: the castlings with that letter; for
