@@ -407,9 +407,43 @@ pub enum Drawing {
     Segments,
 }
 
+/// The identity of one rule set value, for tables derived from it and kept elsewhere (a
+/// generator's attack lines): unique in the process, and a clone gets a new one, since a clone
+/// may be changed. An address is no identity: a rule set freed and another made in its place
+/// would share it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Identity(u64);
+
+impl Identity {
+    /// A new identity, never given before in this process.
+    pub fn new() -> Identity {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Identity(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The number.
+    pub fn get(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Identity {
+    fn default() -> Identity {
+        Identity::new()
+    }
+}
+
+impl Clone for Identity {
+    fn clone(&self) -> Identity {
+        Identity::new()
+    }
+}
+
 /// A checked and compiled variant.
 #[derive(Debug, Clone)]
 pub struct Ruleset {
+    /// Its identity (see [`Identity`]).
+    pub identity: Identity,
     /// Display name.
     pub name: String,
     /// Description.

@@ -589,6 +589,7 @@ impl<'s> Loader<'s> {
             })
             .collect();
         let mut rules = Ruleset {
+            identity: Identity::new(),
             piece_shapes,
             extends: None,
             warnings: Vec::new(),

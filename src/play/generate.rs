@@ -1481,8 +1481,8 @@ struct Sensitive {
 /// lame leaps with their path cells.
 #[derive(Debug)]
 struct AttackLines {
-    /// The rules it was derived from (their address: a generator serves one rule set).
-    rules: usize,
+    /// The identity of the rules it was derived from.
+    rules: u64,
     /// Kinds whose attacks this bounds (one leg; no jumps; vectors the same from every cell).
     bounded: u64,
     lines: crate::core::BySide<Vec<Line>>,
@@ -1579,7 +1579,7 @@ impl AttackLines {
             }
         }
         AttackLines {
-            rules: std::ptr::from_ref(rules) as usize,
+            rules: rules.identity.get(),
             bounded,
             lines,
             lame,
@@ -1628,7 +1628,7 @@ impl Sensitive {
         }
         // Taken out for the computation and put back (no reference counting per node).
         let table = match self.table.take() {
-            Some(t) if t.rules == std::ptr::from_ref(rules) as usize => t,
+            Some(t) if t.rules == rules.identity.get() => t,
             _ => std::sync::Arc::new(AttackLines::new(rules)),
         };
         let bounded = self.mark(rules, pos, side, &table, royals, present);
