@@ -183,6 +183,20 @@ pub enum LegKind {
 }
 
 impl LegKind {
+    /// Every kind, in the grammar's order (`leg_kind` in `grammar/piece.pest`).
+    pub const ALL: [LegKind; 5] = [
+        LegKind::Step,
+        LegKind::Leap,
+        LegKind::Ride,
+        LegKind::Hop,
+        LegKind::Jump,
+    ];
+
+    /// The kind a keyword names (the grammar's `leg_kind`), if any.
+    pub fn from_keyword(word: &str) -> Option<LegKind> {
+        LegKind::ALL.into_iter().find(|k| k.keyword() == word)
+    }
+
     /// The keyword.
     pub fn keyword(self) -> &'static str {
         match self {
@@ -559,13 +573,12 @@ fn name(pair: Pair<'_, Rule>) -> Name {
 fn leg(pair: Pair<'_, Rule>) -> Leg {
     let span = Span::of(&pair);
     let mut inner = pair.into_inner();
-    let kind = match inner.next().expect("kind").as_str() {
-        "step" => LegKind::Step,
-        "leap" => LegKind::Leap,
-        "ride" => LegKind::Ride,
-        "hop" => LegKind::Hop,
-        _ => LegKind::Jump,
-    };
+    // The grammar admits only the keywords of `LegKind::ALL` (a test holds the two lists
+    // equal), so a keyword without a kind is a broken build, never a guess.
+    let word = inner.next().expect("kind");
+    let kind = LegKind::from_keyword(word.as_str()).unwrap_or_else(|| {
+        unreachable!("the grammar's leg kind `{}` has no LegKind", word.as_str())
+    });
     let dirs = inner
         .next()
         .expect("directions")
@@ -694,6 +707,24 @@ fn filter_atom(pair: Pair<'_, Rule>) -> FilterAtom {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The grammar's leg keywords and `LegKind::ALL` are the same list: a keyword added to one
+    /// and not the other fails here, not silently at a user's definition.
+    #[test]
+    fn the_grammars_leg_kinds_are_the_dsls() {
+        let grammar = include_str!("../grammar/piece.pest");
+        let line = grammar
+            .lines()
+            .find(|l| l.trim_start().starts_with("leg_kind"))
+            .expect("leg_kind in the grammar");
+        let words: Vec<&str> = line.split('"').skip(1).step_by(2).collect();
+        let kinds: Vec<&str> = LegKind::ALL.iter().map(|k| k.keyword()).collect();
+        assert_eq!(words, kinds);
+        for k in LegKind::ALL {
+            assert_eq!(LegKind::from_keyword(k.keyword()), Some(k));
+        }
+        assert_eq!(LegKind::from_keyword("slide"), None);
+    }
 
     fn shape(n: &Node) -> String {
         match n {
