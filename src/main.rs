@@ -349,10 +349,7 @@ macro_rules! outln {
 
 /// Reports a definition that ran away during generation (exit 1).
 fn runaway(rules: &Ruleset, r: bulwark::vm::Runaway) -> ExitCode {
-    eprintln!(
-        "error: {}\nhelp: bound the chain in the variant file (a repetition count such as {{1,4}} instead of + or *), or give this position with fewer cells to walk through",
-        r.message(rules)
-    );
+    eprintln!("error: {}\nhelp: {}", r.message(rules), r.help(rules));
     ExitCode::from(1)
 }
 
@@ -731,7 +728,7 @@ fn diagram(
         Ok(d) => d,
         Err(view::DiagramError::NoPiece) => {
             return Err(fail(&InputError {
-                message: format!("bad --at: no piece stands on {}", rules.topo.name(cell)),
+                message: format!("bad --at: {}", view::no_piece_text(&rules, &pos, cell)),
                 src: NamedSource::new("--at", at.clone()),
                 span: None,
                 help: "a diagram shows the options of a piece: name a cell that holds one".into(),

@@ -121,6 +121,87 @@ pub fn move_text(rules: &Ruleset, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A history in move text (turns separated by any white space) from the start of a variant:
+/// each turn that reads is legal there and is played; a turn that does not read stops the
+/// replay. Taking every played turn back restores the start and its hash.
+pub fn history_text(rules: &Ruleset, text: &str) -> Result<(), String> {
+    let mut game = Game::start(rules);
+    let start = game.pos().clone();
+    let start_hash = game.hash();
+    let mut played = 0usize;
+    for word in text.split_whitespace().take(crate::play::MAX_HISTORY_TURNS) {
+        let Ok(t) = text::parse_turn(&mut game, word) else {
+            break;
+        };
+        if game.runaway().is_some() {
+            break;
+        }
+        if !game.legal_turns().unwrap_or_default().contains(&t) {
+            return Err(format!(
+                "`{word}` (turn {}) was read as a turn that is not legal",
+                played + 1
+            ));
+        }
+        game.play(&t);
+        played += 1;
+    }
+    for _ in 0..played {
+        game.undo();
+    }
+    if *game.pos() != start || game.hash() != start_hash {
+        return Err(format!(
+            "taking back the {played} turns of `{text}` does not restore the start"
+        ));
+    }
+    Ok(())
+}
+
+/// The web board's requests on one game, one a line (`play TEXT`, `undo`, `redo`,
+/// `position TEXT`, `history TEXT`, `turns [CELL]`, `diagram CELL`, `state`, `export`,
+/// `variant TEXT` with `\n` for line ends): every request answers, an error with a 4xx
+/// status (a 5xx only for work stopped at its limit), and after each one the game's state
+/// answers and its exported record replays to the same position.
+pub fn requests(variant: &crate::serve::Variant, script: &str) -> Result<(), String> {
+    use crate::serve::{Parents, Session};
+    let mut s = Session::new(variant.clone(), 1);
+    for line in script.lines().take(64) {
+        let (op, arg) = line.split_once(' ').unwrap_or((line, ""));
+        let r: Result<(), crate::serve::ApiError> = match op {
+            "play" => s.play(arg).map(drop),
+            "undo" => s.undo(),
+            "redo" => s.redo(),
+            "position" => s.set_position(Some(arg), None),
+            "history" => s.set_position(None, Some(arg)),
+            "turns" => s.turns((!arg.is_empty()).then_some(arg), 200).map(drop),
+            "diagram" => s.diagram(arg).map(drop),
+            "state" => s.state().map(drop),
+            "export" => s.export().map(drop),
+            "variant" => crate::serve::Variant::load_within(
+                "edited.toml",
+                &arg.replace("\\n", "\n"),
+                &Parents::Within(None),
+            )
+            .and_then(|v| s.set_variant(v).map(drop)),
+            _ => Ok(()),
+        };
+        if let Err(e) = r
+            && !(400..500).contains(&e.status)
+            && e.status != 503
+        {
+            return Err(format!("`{line}` answered {}: {}", e.status, e.message));
+        }
+        if let Err(e) = s.state()
+            && e.status != 409
+        {
+            return Err(format!(
+                "after `{line}` the state does not answer: {}",
+                e.message
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The bundled variants, loaded.
 pub fn bundled() -> Vec<Ruleset> {
     BUNDLED

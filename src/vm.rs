@@ -263,6 +263,90 @@ impl Runaway {
     }
 }
 
+impl Runaway {
+    /// What to do about it, in the variant's own words: the repeated part of the piece's
+    /// definition to bound, when it has one.
+    pub fn help(&self, rules: &Ruleset) -> String {
+        if self.halt == Halt::Stopped {
+            return "ask for less at once (a shallower depth, a smaller position), or allow more time".to_string();
+        }
+        let piece = &rules.pieces[self.kind.index()];
+        match repeated_parts(&piece.moves_text).first() {
+            Some(part) => format!(
+                "bound the repetition `{part}` in the {}'s definition (a count such as {{1,4}} instead of `+`, `*` or `{{n,}}`), or give this position with fewer cells to walk through",
+                piece.name
+            ),
+            None => format!(
+                "the {}'s definition repeats nothing without bound: this position has too many ways through it; give a position with fewer cells to walk through, or raise BULWARK_WORK_BUDGET",
+                piece.name
+            ),
+        }
+    }
+}
+
+/// The parts of a definition repeated without an upper bound (`(…)+`, `(…)*`, `(…){n,}`), as
+/// written.
+pub fn repeated_parts(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        let unbounded = match c {
+            b'+' | b'*' => true,
+            b'{' => text[i..]
+                .find('}')
+                .is_some_and(|j| text[i + 1..i + j].trim_end().ends_with(',')),
+            _ => false,
+        };
+        if !unbounded || i == 0 {
+            continue;
+        }
+        // The operand: a parenthesised group, or a name or leg just before.
+        let end = text[..i].trim_end().len();
+        if end == 0 {
+            continue;
+        }
+        let start = if b[end - 1] == b')' {
+            let mut depth = 0i32;
+            let mut at = None;
+            for j in (0..end).rev() {
+                match b[j] {
+                    b')' => depth += 1,
+                    b'(' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            // A leg's own parentheses (`step(all)`): take its keyword too.
+                            let kw = text[..j]
+                                .trim_end_matches(|ch: char| {
+                                    ch.is_ascii_alphanumeric() || ch == '-'
+                                })
+                                .len();
+                            at = Some(kw);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            at.unwrap_or(0)
+        } else {
+            text[..end]
+                .trim_end_matches(|ch: char| ch.is_ascii_alphanumeric() || ch == '-')
+                .len()
+        };
+        let part = text[start..=i.min(text.len() - 1)].trim();
+        let part = if c == b'{' {
+            let close = text[i..].find('}').map_or(i, |j| i + j);
+            text[start..=close].trim()
+        } else {
+            part
+        };
+        if !part.is_empty() {
+            out.push(part.to_string());
+        }
+    }
+    out
+}
+
 /// A state of a pruning walk: program counter, cell, whether the path ended on an occupant,
 /// the stone effect, whether a capturing leg led here, and the sorted captured cells.
 type WalkState = (usize, Cell, bool, StoneEffect, bool, Vec<Cell>);
@@ -1695,4 +1779,29 @@ fn landing(
         };
     }
     Some((false, StoneEffect::None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repeated_parts;
+
+    #[test]
+    fn the_repeated_part_of_a_definition_is_named() {
+        assert_eq!(
+            repeated_parts("(leap(knight) | step(all))+"),
+            ["(leap(knight) | step(all))+"]
+        );
+        assert_eq!(
+            repeated_parts("step(all) (jump(all) over(enemy) take)*"),
+            ["(jump(all) over(enemy) take)*"]
+        );
+        assert_eq!(
+            repeated_parts("(leap(knight) capture){1,}"),
+            ["(leap(knight) capture){1,}"]
+        );
+        assert_eq!(repeated_parts("( spy-jump )+"), ["( spy-jump )+"]);
+        assert_eq!(repeated_parts("step(all)+"), ["step(all)+"]);
+        assert!(repeated_parts("ride(all) capture").is_empty());
+        assert!(repeated_parts("(step(all)){1,4}").is_empty());
+    }
 }

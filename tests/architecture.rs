@@ -19,8 +19,8 @@ const LAYERS: &[&str] = &[
     "load",
     "view",
     "search",
-    "selfcheck",
     "serve",
+    "selfcheck",
 ];
 
 fn layer_of(path: &Path, src: &Path) -> Option<&'static str> {

@@ -78,6 +78,33 @@ fn move_text_inputs() {
     assert!(n >= 4);
 }
 
+#[test]
+fn history_text_inputs() {
+    let rules = selfcheck::bundled();
+    let n = replay("history_text", |d| match d.split_first() {
+        Some((&pick, rest)) => text(rest).map_or(Ok(()), |t| {
+            selfcheck::history_text(&rules[pick as usize % rules.len()], t)
+        }),
+        None => Ok(()),
+    });
+    assert!(n >= 5);
+}
+
+#[test]
+fn request_inputs() {
+    let variants: Vec<bulwark::serve::Variant> = bulwark::BUNDLED
+        .iter()
+        .filter_map(|(name, text)| bulwark::serve::Variant::load(name, text).ok())
+        .collect();
+    let n = replay("request", |d| match d.split_first() {
+        Some((&pick, rest)) => text(rest).map_or(Ok(()), |t| {
+            selfcheck::requests(&variants[pick as usize % variants.len()], t)
+        }),
+        None => Ok(()),
+    });
+    assert!(n >= 3);
+}
+
 /// The invariants hold on ordinary input: every bundled start position, a legal first turn, a
 /// chain definition (so an invariant that rejects everything would fail here).
 #[test]
@@ -89,4 +116,9 @@ fn the_invariants_hold_on_ordinary_input() {
     }
     selfcheck::move_text(&rules[0], "F4-F5").unwrap();
     selfcheck::definition("(jump(all) over(piece))+").unwrap();
+    selfcheck::history_text(&rules[1], "e2-e4 e7-e5 g1-f3").unwrap();
+    let chess =
+        bulwark::serve::Variant::load("chess", bulwark::load::bundled_text("chess").unwrap())
+            .unwrap();
+    selfcheck::requests(&chess, "play e2-e4\nundo\nredo\nexport").unwrap();
 }

@@ -54,7 +54,7 @@ use serde_json::{Value, json};
 
 pub use session::{ApiError, Session, Variant};
 
-use crate::load::Parents;
+pub use crate::load::Parents;
 use crate::vm::Stop;
 
 /// The page: HTML, style and script in one file, no build step and nothing fetched elsewhere.

@@ -287,7 +287,7 @@ impl Session {
         let pos = game.pos();
         let d = view::diagram(rules, pos, cell).map_err(|e| match e {
             view::DiagramError::NoPiece => {
-                ApiError::new(409, format!("no piece stands on {}", rules.topo.name(cell)))
+                ApiError::new(409, view::no_piece_text(rules, pos, cell))
             }
             view::DiagramError::Runaway(r) => ApiError::runaway(rules, r),
         })?;

@@ -177,11 +177,15 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
             }
             spec.place
                 .push((StoneKindId::new(k), read_cell(rules, text, &mut i)?));
+        } else if rules.stones.is_empty() {
+            return Err(format!(
+                "unexpected `{ch}` at position {i}: {} has no stones, so nothing follows the cells of a move but a change of kind (`=` and a letter)",
+                rules.name
+            ));
         } else {
             let symbols: String = rules.stones.iter().map(|s| s.symbol).collect();
             return Err(format!(
-                "unexpected `{ch}` at position {}: after the cells come stone symbols ({symbols}) with a cell, or `!` and a cell",
-                i
+                "unexpected `{ch}` at position {i}: after the cells come stone symbols ({symbols}) with a cell, or `!` and a cell"
             ));
         }
     }

@@ -126,6 +126,25 @@ pub enum DiagramError {
     Runaway(#[from] crate::vm::Runaway),
 }
 
+/// Why the cell `at` has no diagram, in words: what stands there instead of a side's piece.
+pub fn no_piece_text(rules: &Ruleset, pos: &Position, at: Cell) -> String {
+    let cell = rules.topo.name(at);
+    let o = pos.at(at);
+    if let Some(k) = o.as_neutral() {
+        format!(
+            "the piece on {cell} is a neutral {}: it belongs to neither side and moves for the side with more influence on it, so it has no diagram of its own (`moves` lists its turns)",
+            rules.pieces[k.index()].name
+        )
+    } else if let Some(k) = o.as_stone() {
+        format!(
+            "a stone stands on {cell} (a {}), not a piece: stones do not move",
+            rules.stones[k.index()].name
+        )
+    } else {
+        format!("no piece stands on {cell}: the cell is empty")
+    }
+}
+
 /// Computes the diagram of the piece on `at`.
 pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, DiagramError> {
     let (side, kind) = pos.at(at).as_piece().ok_or(DiagramError::NoPiece)?;
