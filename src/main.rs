@@ -1233,7 +1233,19 @@ fn main() -> ExitCode {
             }
         }
     }
-    match run(cli) {
+    // The whole command works under one budget of unusual work (see vm::Stop).
+    let budget = match std::env::var("BULWARK_COMMAND_BUDGET") {
+        Err(_) => bulwark::vm::COMMAND_BUDGET,
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                eprintln!("error: BULWARK_COMMAND_BUDGET=`{v}` is not a positive whole number");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let stop = std::sync::Arc::new(bulwark::vm::Stop::with_budget(None, budget));
+    match bulwark::vm::with_stop(&stop, || run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }

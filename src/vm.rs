@@ -153,25 +153,51 @@ const STOP_POLL: u64 = 1 << 16;
 /// Runs of the general interpreter between two looks at the [`Stop`] in force.
 const STOP_POLL_RUNS: u64 = 64;
 
-/// A request to stop work from outside: a flag that another thread (or a guard dropped when a
-/// client leaves) sets, and a deadline. A run that has made more than [`STOP_POLL`] landings
-/// looks at it every [`STOP_POLL`] landings, and a machine at the start of every
-/// [`STOP_POLL_RUNS`]-th run; when it says stop, the run ends as a [`Runaway`]
-/// with [`Halt::Stopped`], and, like any runaway, every later run of that machine returns at
+/// A request to stop work from outside, and the budget of a whole command: a flag that
+/// another thread (or a guard dropped when a client leaves) sets, a deadline, and a count of
+/// the unusual work done so far (landings of runs beyond their first [`ORDINARY_RUN`]) with
+/// its limit. A run that has made more than [`STOP_POLL`] landings looks at it every
+/// [`STOP_POLL`] landings, and a machine at the start of every [`STOP_POLL_RUNS`]-th run;
+/// when it says stop, the run ends as a [`Runaway`] ([`Halt::Stopped`] or
+/// [`Halt::CommandBudget`]), and, like any runaway, every later run of that machine returns at
 /// once, so the whole generation ends quickly. Short runs never look, so ordinary work pays
 /// nothing for it.
 #[derive(Debug, Default)]
 pub struct Stop {
     flag: std::sync::atomic::AtomicBool,
     deadline: Option<std::time::Instant>,
+    /// Landings beyond the ordinary, in all runs under this stop.
+    excess: std::sync::atomic::AtomicU64,
+    /// The most of them allowed (0: no limit).
+    excess_limit: u64,
+    /// Whether the limit was passed.
+    spent: std::sync::atomic::AtomicBool,
 }
+
+/// Landings of one run that count as ordinary work; beyond them a run's landings count
+/// towards its command's budget ([`Stop::with_budget`]).
+pub const ORDINARY_RUN: u64 = PRUNE_AFTER;
+
+/// The default budget of a whole command, in landings beyond the ordinary
+/// ([`ORDINARY_RUN`] per run): about ten seconds of one core of the slowest walks (chains
+/// that need the pruning walk), far more than any ordinary game needs in a whole perft.
+pub const COMMAND_BUDGET: u64 = 60_000_000;
 
 impl Stop {
     /// A stop that fires when [`Stop::stop`] is called or, if given, at the deadline.
     pub fn new(deadline: Option<std::time::Instant>) -> Stop {
         Stop {
-            flag: std::sync::atomic::AtomicBool::new(false),
             deadline,
+            ..Stop::default()
+        }
+    }
+
+    /// The same, with a budget of `landings` beyond the ordinary for all the work under it.
+    pub fn with_budget(deadline: Option<std::time::Instant>, landings: u64) -> Stop {
+        Stop {
+            deadline,
+            excess_limit: landings.max(1),
+            ..Stop::default()
         }
     }
 
@@ -182,10 +208,46 @@ impl Stop {
 
     /// Whether the work should stop now.
     pub fn stopped(&self) -> bool {
-        self.flag.load(std::sync::atomic::Ordering::Relaxed)
+        self.halt().is_some()
+    }
+
+    /// Why the work should stop now, if it should.
+    fn halt(&self) -> Option<Halt> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.spent.load(Relaxed) {
+            Some(Halt::CommandBudget)
+        } else if self.flag.load(Relaxed)
             || self
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            Some(Halt::Stopped)
+        } else {
+            None
+        }
+    }
+
+    /// Counts `landings` of unusual work; whether the budget is now spent.
+    fn charge(&self, landings: u64) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let total = self
+            .excess
+            .fetch_add(landings, Relaxed)
+            .saturating_add(landings);
+        if self.excess_limit != 0 && total > self.excess_limit {
+            self.spent.store(true, Relaxed);
+        }
+        self.spent.load(Relaxed)
+    }
+
+    /// The unusual work counted so far, in landings.
+    pub fn excess(&self) -> u64 {
+        self.excess.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The budget of unusual work (0: none).
+    pub fn budget(&self) -> u64 {
+        self.excess_limit
     }
 }
 
@@ -209,18 +271,43 @@ pub fn with_stop<T>(stop: &std::sync::Arc<Stop>, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// Whether the stop in force on this thread, if any, says stop.
-fn stop_requested() -> bool {
-    STOP.with_borrow(|s| s.as_ref().is_some_and(|s| s.stopped()))
+/// The stop in force on this thread, if any: to carry it to the threads a command starts
+/// ([`install_stop`] on each).
+pub fn current_stop() -> Option<std::sync::Arc<Stop>> {
+    STOP.with_borrow(Clone::clone)
+}
+
+/// Puts `stop` in force on this thread for the rest of its life (a worker thread of a pool
+/// that a command started, see [`current_stop`]).
+pub fn install_stop(stop: Option<std::sync::Arc<Stop>>) {
+    STOP.with_borrow_mut(|s| *s = stop);
+}
+
+/// Why the stop in force on this thread, if any, says stop.
+fn stop_requested() -> Option<Halt> {
+    STOP.with_borrow(|s| s.as_ref().and_then(|s| s.halt()))
+}
+
+/// Charges unusual work to the stop in force on this thread; why to stop, if the budget is
+/// now spent (or the stop says so for another reason).
+fn charge_stop(landings: u64) -> Option<Halt> {
+    STOP.with_borrow(|s| {
+        let s = s.as_ref()?;
+        s.charge(landings);
+        s.halt()
+    })
 }
 
 /// Why a run gave up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Halt {
-    /// It needed more landings than the work budget allows.
+    /// It needed more landings than the work budget of one run allows.
     Budget,
     /// The [`Stop`] in force asked it to (a time limit, or the client left).
     Stopped,
+    /// The whole command's budget of unusual work was spent ([`Stop::with_budget`]): this run
+    /// was going when it ran out.
+    CommandBudget,
 }
 
 /// A piece whose chains needed more work in one run than [`WORK_BUDGET`] allows (or whose run
@@ -251,6 +338,16 @@ impl Runaway {
                 self.side.name(),
                 rules.topo.name(self.cell),
                 work_budget(),
+            ),
+            Halt::CommandBudget => format!(
+                "the definitions of {} needed more unusual work in this command than its budget \
+                 allows ({} landings beyond the first {ORDINARY_RUN} of each run; BULWARK_COMMAND_BUDGET sets it): \
+                 the {} ({}) on {} was listing its options when it ran out",
+                rules.name,
+                current_stop().map_or(COMMAND_BUDGET, |s| s.budget()),
+                piece.name,
+                self.side.name(),
+                rules.topo.name(self.cell),
             ),
             Halt::Stopped => format!(
                 "the work was stopped (it ran past its time limit, or whoever asked for it \
@@ -370,8 +467,10 @@ pub struct Machine {
     budget: u64,
     /// The work budget of the run.
     limit: u64,
-    /// Whether the run was stopped from outside.
-    stopped: bool,
+    /// Why the run was stopped from outside, if it was.
+    stopped: Option<Halt>,
+    /// Landings of this run already charged to the command's budget.
+    charged: u64,
     /// Runs of the general interpreter so far (see [`STOP_POLL_RUNS`]).
     runs: u64,
     pruning: Pruning,
@@ -451,13 +550,14 @@ impl Machine {
         self.work = 0;
         self.limit = work_budget();
         self.budget = self.limit.min(STOP_POLL);
-        self.stopped = false;
+        self.stopped = None;
+        self.charged = 0;
         self.halt = false;
         // Many short runs make long work too: every so many runs, a look at the stop.
         self.runs = self.runs.wrapping_add(1);
-        if self.runs % STOP_POLL_RUNS == 0 && stop_requested() {
-            self.stopped = true;
-            self.halt = true;
+        if self.runs % STOP_POLL_RUNS == 0 {
+            self.stopped = stop_requested();
+            self.halt = self.stopped.is_some();
         }
         if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
             self.dead.clear();
@@ -657,17 +757,16 @@ impl Machine {
             revisit: rules.turn.revisit_after_capture,
         };
         self.run(&cx, out, 0, from, false, StoneEffect::None, false);
+        if self.work > ORDINARY_RUN {
+            self.charge_excess();
+        }
         if self.halt && self.runaway.is_none() {
-            // Only the budget leaves `halt` set after a run.
+            // Only the budget or a stop leaves `halt` set after a run.
             self.runaway = Some(Runaway {
                 kind,
                 side,
                 cell: from,
-                halt: if self.stopped {
-                    Halt::Stopped
-                } else {
-                    Halt::Budget
-                },
+                halt: self.stopped.unwrap_or(Halt::Budget),
             });
         }
         self.halt = false;
@@ -1147,15 +1246,32 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn out_of_work(&mut self) -> bool {
-        if self.work > self.limit || self.stopped {
+        if self.work > self.limit || self.stopped.is_some() {
             return true;
         }
-        if stop_requested() {
-            self.stopped = true;
+        self.charge_excess();
+        if self.stopped.is_some() {
             return true;
         }
         self.budget = self.work.saturating_add(STOP_POLL).min(self.limit);
         false
+    }
+
+    /// Charges this run's landings beyond the ordinary that are not charged yet to the stop in
+    /// force, and notes whether it says stop.
+    #[cold]
+    #[inline(never)]
+    fn charge_excess(&mut self) {
+        let from = self.charged.max(ORDINARY_RUN);
+        if self.work > from {
+            self.stopped = self.stopped.or(charge_stop(self.work - from));
+            self.charged = self.work;
+            if self.stopped.is_some() {
+                self.halt = true;
+            }
+        } else if self.stopped.is_none() {
+            self.stopped = stop_requested();
+        }
     }
 
     fn land(&mut self, cx: &Ctx<'_>, out: &mut Options, l: &LegCode, t: Cell, next: Option<usize>) {
@@ -1294,7 +1410,7 @@ impl Machine {
         }
         self.run(cx, out, pc, cur, term, fx, capleg);
         self.walking = false;
-        let budget_spent = self.work > self.limit || self.stopped;
+        let budget_spent = self.work > self.limit || self.stopped.is_some();
         let open = self.halt;
         self.halt = budget_spent;
         !open

@@ -166,3 +166,98 @@ fn item_13_extends_naming_a_device_says_what_it_is() {
     );
     std::fs::remove_file(&file).unwrap();
 }
+
+/// A tweak of a bundled variant whose piece `id` moves by `moves`, written to a file.
+fn tweak(name: &str, parent: &str, id: &str, moves: &str) -> std::path::PathBuf {
+    let file = temp(name);
+    std::fs::write(
+        &file,
+        format!("extends = \"{parent}\"\n[pieces.{id}]\nmoves = \"{moves}\"\n"),
+    )
+    .unwrap();
+    file
+}
+
+/// The exploding definitions of the issue: each command ends with a message that names the
+/// piece and the repeated part of its definition, the whole command under one budget (here a
+/// small one, so that the test is quick; the default is `bulwark::vm::COMMAND_BUDGET`).
+#[test]
+fn item_6_a_whole_command_is_bounded_and_names_the_repeated_part() {
+    let cases = [
+        (
+            tweak(
+                "kk.toml",
+                "bollwerk178",
+                "kings-knight",
+                "(leap(knight) | step(all))+",
+            ),
+            vec!["moves"],
+            "King's Knight",
+            "(leap(knight) | step(all))+",
+        ),
+        (
+            tweak(
+                "kk2.toml",
+                "bollwerk178",
+                "kings-knight",
+                "(leap(knight) | step(all))+",
+            ),
+            vec!["perft", "--depth", "2", "--jobs", "2"],
+            "King's Knight",
+            "(leap(knight) | step(all))+",
+        ),
+        (
+            tweak(
+                "wk.toml",
+                "waterloo",
+                "knight",
+                "(leap(knight) capture){1,}",
+            ),
+            vec!["perft", "--depth", "2"],
+            "Knight",
+            "(leap(knight) capture){1,}",
+        ),
+        (
+            tweak(
+                "xa.toml",
+                "xiangqi",
+                "advisor",
+                "(step(all))+ (step(all))+ (step(all))+",
+            ),
+            vec!["perft", "--depth", "2"],
+            "Advisor",
+            "(step(all))+",
+        ),
+    ];
+    for (file, args, piece, part) in cases {
+        let path = file.to_str().unwrap();
+        let mut all = vec![args[0], path];
+        all.extend(&args[1..]);
+        let o = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+            .args(&all)
+            .env("BULWARK_COMMAND_BUDGET", "2000000")
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{all:?}: {err}");
+        assert!(err.contains("budget"), "{all:?}: {err}");
+        assert!(err.contains(piece), "{all:?}: {err}");
+        assert!(err.contains(&format!("`{part}`")), "{all:?}: {err}");
+        std::fs::remove_file(&file).unwrap();
+    }
+    // Ordinary work never touches the budget: a budget of one landing still counts perft.
+    let o = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["perft", "bollwerk178", "--depth", "1"])
+        .env("BULWARK_COMMAND_BUDGET", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = bulwark(&["perft", "bollwerk178", "--depth", "1"]);
+    assert_eq!(o.stdout, full.stdout);
+    let bad = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args(["perft", "chess", "--depth", "1"])
+        .env("BULWARK_COMMAND_BUDGET", "lots")
+        .output()
+        .unwrap();
+    refused(&bad, "BULWARK_COMMAND_BUDGET");
+}

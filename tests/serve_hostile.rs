@@ -366,3 +366,44 @@ fn item_4_work_stops_when_its_client_leaves() {
         since.elapsed()
     );
 }
+
+/// The same for ordinary work: the computer thinking for ten seconds on a Bollwerk 178 game
+/// stops when its client leaves (no budget of unusual work is involved).
+#[test]
+fn item_4_the_computer_stops_thinking_when_its_client_leaves() {
+    let s = serve::spawn(Config {
+        request_limit: Duration::from_secs(600),
+        ..config("bollwerk178")
+    })
+    .unwrap();
+    let (st, body) = send(&s, "POST", "/api/games", json!({}));
+    assert_eq!(st, 201, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut c = TcpStream::connect(s.addr).unwrap();
+    let body = json!({ "agent": "search:10000" }).to_string();
+    write!(
+        c,
+        "POST /api/games/{id}/computer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(c);
+    let since = Instant::now();
+    let (st, body) = raw(
+        &s,
+        "GET",
+        &format!("/api/games/{id}/variant"),
+        "127.0.0.1",
+        None,
+    );
+    assert_eq!(st, 200, "{body}");
+    assert!(
+        since.elapsed() < Duration::from_secs(5),
+        "the game stayed locked for {:?} after its client left",
+        since.elapsed()
+    );
+}

@@ -300,7 +300,13 @@ impl<'r> Game<'r> {
                 })
                 .reduce(|| (0, None), |a, b| (a.0 + b.0, a.1.or(b.1)))
         };
-        let (n, r) = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+        // The workers work under the command's stop and budget.
+        let stop = crate::vm::current_stop();
+        let (n, r) = match rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .start_handler(move |_| crate::vm::install_stop(stop.clone()))
+            .build()
+        {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
         };

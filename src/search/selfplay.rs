@@ -126,8 +126,11 @@ pub fn play_games(
             })
             .collect()
     };
+    // The workers work under the command's stop and budget.
+    let stop = crate::vm::current_stop();
     let mut records = match rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.jobs.max(1))
+        .start_handler(move |_| crate::vm::install_stop(stop.clone()))
         .build()
     {
         Ok(pool) => pool.install(run),

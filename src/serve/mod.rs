@@ -309,20 +309,13 @@ async fn serve_connections(
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
             let _permit = permit;
-            // A second handle on the socket tells when the client leaves while its request is
-            // being worked on (hyper reads nothing then): the connection, and with it the
-            // request's work, is dropped.
-            let Ok((stream, watch)) = split_watch(stream) else {
-                return;
-            };
-            let conn = hyper::server::conn::http1::Builder::new()
+            // hyper drops a request's future when its client leaves (and with it the
+            // request's stop guard, which stops its engine work).
+            let _ = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
-            tokio::select! {
-                _ = conn => {}
-                () = client_gone(watch) => {}
-            }
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
         });
     }
 }
@@ -339,30 +332,6 @@ async fn refuse_busy(mut stream: tokio::net::TcpStream) {
         Ok::<(), std::io::Error>(())
     })
     .await;
-}
-
-/// The stream, and a second handle on the same socket for [`client_gone`].
-fn split_watch(
-    stream: tokio::net::TcpStream,
-) -> std::io::Result<(tokio::net::TcpStream, tokio::net::TcpStream)> {
-    let std = stream.into_std()?;
-    let dup = std.try_clone()?;
-    Ok((
-        tokio::net::TcpStream::from_std(std)?,
-        tokio::net::TcpStream::from_std(dup)?,
-    ))
-}
-
-/// Completes when the client has closed its side of the connection (or reset it). Bytes that
-/// wait to be read are left to hyper: it is asked again a moment later.
-async fn client_gone(watch: tokio::net::TcpStream) {
-    let mut one = [0u8; 1];
-    loop {
-        match watch.peek(&mut one).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
 }
 
 /// A server listening, for tests and embedding: its address, and a handle that stops it.
@@ -494,7 +463,10 @@ async fn blocking<T: Send + 'static>(
     limit: Duration,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let stop = Arc::new(Stop::new(Some(std::time::Instant::now() + limit)));
+    let stop = Arc::new(Stop::with_budget(
+        Some(std::time::Instant::now() + limit),
+        crate::vm::COMMAND_BUDGET,
+    ));
     let _guard = StopOnDrop(Arc::clone(&stop));
     tokio::task::spawn_blocking(move || crate::vm::with_stop(&stop, f))
         .await

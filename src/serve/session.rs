@@ -53,7 +53,7 @@ impl ApiError {
     /// client left (503).
     pub(crate) fn runaway(rules: &Ruleset, r: crate::vm::Runaway) -> ApiError {
         let status = match r.halt {
-            crate::vm::Halt::Budget => 409,
+            crate::vm::Halt::Budget | crate::vm::Halt::CommandBudget => 409,
             crate::vm::Halt::Stopped => 503,
         };
         ApiError::new(status, r.message(rules))
