@@ -44,6 +44,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod selfcheck;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod text;
 pub mod view;

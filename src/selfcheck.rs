@@ -161,6 +161,7 @@ pub fn history_text(rules: &Ruleset, text: &str) -> Result<(), String> {
 /// `variant TEXT` with `\n` for line ends): every request answers, an error with a 4xx
 /// status (a 5xx only for work stopped at its limit), and after each one the game's state
 /// answers and its exported record replays to the same position.
+#[cfg(feature = "serve")]
 pub fn requests(variant: &crate::serve::Variant, script: &str) -> Result<(), String> {
     use crate::serve::{Parents, Session};
     let mut s = Session::new(variant.clone(), 1);

@@ -264,8 +264,7 @@ impl<'r> Game<'r> {
     /// its own copy of the game. The count is the same whatever `jobs`. A runaway in any
     /// subtree is returned with the (then incomplete) count.
     pub fn perft_jobs(&mut self, depth: u32, jobs: usize) -> (u64, Option<crate::vm::Runaway>) {
-        use rayon::prelude::*;
-        if depth < 2 || jobs <= 1 {
+        if depth < 2 || jobs <= 1 || !cfg!(feature = "parallel") {
             let n = self.perft(depth);
             return (n, self.runaway());
         }
@@ -287,6 +286,18 @@ impl<'r> Game<'r> {
             }
             paths = deeper;
         }
+        self.perft_paths(&paths, depth, jobs)
+    }
+
+    /// The sum of the counts under each path, on `jobs` threads (see [`Game::perft_jobs`]).
+    #[cfg(feature = "parallel")]
+    fn perft_paths(
+        &mut self,
+        paths: &[Vec<Turn>],
+        depth: u32,
+        jobs: usize,
+    ) -> (u64, Option<crate::vm::Runaway>) {
+        use rayon::prelude::*;
         let run = || {
             paths
                 .par_iter()
@@ -311,6 +322,28 @@ impl<'r> Game<'r> {
             Err(_) => run(),
         };
         (n, r.or(self.runaway()))
+    }
+
+    /// The sum of the counts under each path, one after the other (built without threads).
+    #[cfg(not(feature = "parallel"))]
+    fn perft_paths(
+        &mut self,
+        paths: &[Vec<Turn>],
+        depth: u32,
+        _jobs: usize,
+    ) -> (u64, Option<crate::vm::Runaway>) {
+        let mut n = 0;
+        for path in paths {
+            let mut g = self.clone();
+            for t in path {
+                g.play(t);
+            }
+            n += g.perft(depth - u32::try_from(path.len()).unwrap_or(depth));
+            if let Some(r) = g.runaway() {
+                return (n, Some(r));
+            }
+        }
+        (n, self.runaway())
     }
 
     /// Counts the leaves of the legal turn tree `depth` turns deep.

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::core::Side;
@@ -116,28 +115,44 @@ pub fn play_games(
         .filter(|i| i % shards.max(1) == shard.saturating_sub(1))
         .collect();
     let done = AtomicUsize::new(0);
-    let run = || -> Vec<Record> {
-        indices
-            .par_iter()
-            .map(|&i| {
-                let r = play_game(rules, start, &eval, cfg, i);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                r
-            })
-            .collect()
-    };
+    let mut records = play_indices(&indices, cfg.jobs, &|i| {
+        let r = play_game(rules, start, &eval, cfg, i);
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        r
+    });
+    records.sort_by_key(|r| r.index);
+    records
+}
+
+/// Plays the games of these indices, `jobs` at a time.
+#[cfg(feature = "parallel")]
+fn play_indices(
+    indices: &[usize],
+    jobs: usize,
+    play: &(dyn Fn(usize) -> Record + Sync),
+) -> Vec<Record> {
+    use rayon::prelude::*;
+    let run = || -> Vec<Record> { indices.par_iter().map(|&i| play(i)).collect() };
     // The workers work under the command's stop and budget.
     let stop = crate::vm::current_stop();
-    let mut records = match rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs.max(1))
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
         .start_handler(move |_| crate::vm::install_stop(stop.clone()))
         .build()
     {
         Ok(pool) => pool.install(run),
         Err(_) => run(),
-    };
-    records.sort_by_key(|r| r.index);
-    records
+    }
+}
+
+/// Plays the games of these indices one after the other (built without threads).
+#[cfg(not(feature = "parallel"))]
+fn play_indices(
+    indices: &[usize],
+    _jobs: usize,
+    play: &(dyn Fn(usize) -> Record + Sync),
+) -> Vec<Record> {
+    indices.iter().map(|&i| play(i)).collect()
 }
 
 /// How many games of the shard `cfg` plays.
