@@ -694,6 +694,22 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
             p.range.ops.len()
         );
     }
+    // Definitions whose branching is explosive already on an empty board.
+    for e in view::explosive_pieces(&rules) {
+        let p = &rules.pieces[e.kind.index()];
+        let part = bulwark::vm::repeated_parts(&p.moves_text)
+            .first()
+            .map_or_else(String::new, |r| format!("; bound the repetition `{r}`"));
+        let much = if e.ran_away {
+            "more landings than a budget allows".to_string()
+        } else {
+            format!("{} landings", e.excess + bulwark::vm::ORDINARY_RUN)
+        };
+        eprintln!(
+            "warning: the {}'s options from the centre of an empty board take {much} (no bundled piece needs 2,000): its definition branches explosively and may run out of the work budget on a crowded board{part}",
+            p.name
+        );
+    }
     // A tweak file: what it changes against its parent.
     if let Some(parent) = rules.extends.clone() {
         let p = load(Some(&parent))?;

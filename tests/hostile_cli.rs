@@ -261,3 +261,34 @@ fn item_6_a_whole_command_is_bounded_and_names_the_repeated_part() {
         .unwrap();
     refused(&bad, "BULWARK_COMMAND_BUDGET");
 }
+
+/// `check` warns about a definition that branches explosively already on an empty board, and
+/// about no bundled piece.
+#[test]
+fn item_6_check_warns_about_explosive_branching() {
+    let file = tweak(
+        "kk-check.toml",
+        "bollwerk178",
+        "kings-knight",
+        "(leap(knight) | step(all))+",
+    );
+    let o = bulwark(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("the King's Knight's options from the centre of an empty board")
+            && err.contains("branches explosively")
+            && err.contains("`(leap(knight) | step(all))+`"),
+        "{err}"
+    );
+    std::fs::remove_file(&file).unwrap();
+    for (name, _) in bulwark::BUNDLED {
+        let o = bulwark(&["check", name]);
+        assert!(o.status.success());
+        assert!(
+            !stderr(&o).contains("branches explosively"),
+            "{name}: {}",
+            stderr(&o)
+        );
+    }
+}

@@ -126,6 +126,46 @@ pub enum DiagramError {
     Runaway(#[from] crate::vm::Runaway),
 }
 
+/// A piece whose options from one cell of an empty board already take unusual work: its
+/// definition is likely to explode on a crowded board (see [`explosive_pieces`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explosive {
+    /// The piece kind.
+    pub kind: crate::core::PieceKindId,
+    /// Landings beyond [`crate::vm::ORDINARY_RUN`] its run needed from the centre.
+    pub excess: u64,
+    /// Whether it ran out of a budget before its options were known.
+    pub ran_away: bool,
+}
+
+/// The pieces whose options from the central cell of an empty board need more than
+/// [`crate::vm::ORDINARY_RUN`] landings (no bundled piece needs that many): an estimate of
+/// explosive branching that `check` warns about. Each probe has a budget of its own.
+pub fn explosive_pieces(rules: &Ruleset) -> Vec<Explosive> {
+    let centre = rules
+        .topo
+        .cells()
+        .nth(rules.topo.len() / 2)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for k in 0..rules.pieces.len() {
+        let kind = crate::core::PieceKindId::new(k);
+        let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
+        pos.cells[centre.index()] = crate::position::Occupant::piece(Side::White, kind);
+        let stop = std::sync::Arc::new(crate::vm::Stop::with_budget(None, 5_000_000));
+        let r = crate::vm::with_stop(&stop, || diagram(rules, &pos, centre));
+        let ran_away = matches!(r, Err(DiagramError::Runaway(_)));
+        if stop.excess() > 0 || ran_away {
+            out.push(Explosive {
+                kind,
+                excess: stop.excess(),
+                ran_away,
+            });
+        }
+    }
+    out
+}
+
 /// Why the cell `at` has no diagram, in words: what stands there instead of a side's piece.
 pub fn no_piece_text(rules: &Ruleset, pos: &Position, at: Cell) -> String {
     let cell = rules.topo.name(at);
