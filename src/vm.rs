@@ -156,8 +156,8 @@ const STOP_POLL_RUNS: u64 = 64;
 /// A request to stop work from outside, and the budget of a whole command: a flag that
 /// another thread (or a guard dropped when a client leaves) sets, a deadline, and a count of
 /// the unusual work done so far (landings of runs beyond their first [`ORDINARY_RUN`]) with
-/// its limit. A run that has made more than [`STOP_POLL`] landings looks at it every
-/// [`STOP_POLL`] landings, and a machine at the start of every [`STOP_POLL_RUNS`]-th run;
+/// its limit. A run that has made more than `STOP_POLL` (65,536) landings looks at it every
+/// `STOP_POLL` (65,536) landings, and a machine at the start of every `STOP_POLL_RUNS` (64)-th run;
 /// when it says stop, the run ends as a [`Runaway`] ([`Halt::Stopped`] or
 /// [`Halt::CommandBudget`]), and, like any runaway, every later run of that machine returns at
 /// once, so the whole generation ends quickly. Short runs never look, so ordinary work pays
@@ -471,7 +471,7 @@ pub struct Machine {
     stopped: Option<Halt>,
     /// Landings of this run already charged to the command's budget.
     charged: u64,
-    /// Runs of the general interpreter so far (see [`STOP_POLL_RUNS`]).
+    /// Runs of the general interpreter so far (see `STOP_POLL_RUNS` (64)).
     runs: u64,
     pruning: Pruning,
     walking: bool,
@@ -555,7 +555,7 @@ impl Machine {
         self.halt = false;
         // Many short runs make long work too: every so many runs, a look at the stop.
         self.runs = self.runs.wrapping_add(1);
-        if self.runs % STOP_POLL_RUNS == 0 {
+        if self.runs.is_multiple_of(STOP_POLL_RUNS) {
             self.stopped = stop_requested();
             self.halt = self.stopped.is_some();
         }
