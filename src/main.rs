@@ -402,26 +402,6 @@ fn new_game(rules: &Ruleset, pos: Position) -> Result<Game<'_>, ExitCode> {
     })
 }
 
-/// The words of a text (separated by any white space), each with its byte offset.
-fn words(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s, &text[s..i]));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &text[s..]));
-    }
-    out
-}
-
 /// A game at `--position` (or the start) after the `--history` turns.
 fn game_at<'r>(
     rules: &'r Ruleset,
@@ -434,7 +414,7 @@ fn game_at<'r>(
         return Ok(game);
     };
     // Turns are separated by any white space (spaces, tabs, newlines).
-    let parts = words(h);
+    let parts = text::words(h);
     if parts.len() > bulwark::play::MAX_HISTORY_TURNS {
         return Err(fail(&InputError {
             message: format!(

@@ -97,6 +97,27 @@ pub fn parse_position(rules: &Ruleset, text: &str) -> Result<Position, PositionE
     Ok(pos)
 }
 
+/// The words of a text, separated by any run of white space, each with its byte offset (for
+/// messages that point at one): the fields of position text, the turns of a history.
+pub fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Reads position text without checking that the position can be played.
 fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     if text.len() > MAX_POSITION_TEXT {
@@ -112,21 +133,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
     let topo = &rules.topo;
     // Fields are separated by any run of white space (spaces, tabs, line ends): a position
     // pasted from elsewhere reads the same.
-    let mut fields: Vec<(usize, &str)> = Vec::new();
-    let mut start = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
-                fields.push((s, &text[s..i]));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
+    let fields = words(text);
     let mut pos = Position::empty(topo.len(), rules.initial_hand());
     let Some(&(board_at, board)) = fields.first() else {
         return Err(PositionError {
