@@ -47,6 +47,7 @@ pub mod selfcheck;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod text;
+pub mod uci;
 pub mod view;
 pub mod vm;
 

@@ -210,6 +210,12 @@ enum Command {
         #[arg(long)]
         piece: Option<String>,
     },
+    /// Speak the Universal Chess Interface on stdin and stdout, for GUIs and match runners
+    /// (options UCI_Variant, VariantFile, UCI_Chess960, Hash).
+    Uci {
+        /// The variant to start with (a bundled name or a file; the UCI options can change it).
+        variant: Option<String>,
+    },
 }
 
 /// The options of a self-play study.
@@ -521,6 +527,7 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             scenarios,
         }) => rulebook(variant, out, scenarios),
         Some(Command::Compile { variant, piece }) => compile(variant, piece),
+        Some(Command::Uci { variant }) => uci(variant),
         Some(Command::Diff {
             a,
             b,
@@ -1245,4 +1252,17 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }
+}
+
+fn uci(variant: Option<String>) -> Result<(), ExitCode> {
+    let mut engine = bulwark::uci::Engine::new(Box::new(std::io::stdout()));
+    if let Some(v) = variant {
+        if bulwark::BUNDLED.iter().any(|(n, _)| *n == v) {
+            engine.command(&format!("setoption name UCI_Variant value {v}"));
+        } else {
+            engine.command(&format!("setoption name VariantFile value {v}"));
+        }
+    }
+    engine.run(std::io::stdin().lock());
+    Ok(())
 }

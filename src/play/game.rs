@@ -94,6 +94,21 @@ impl<'r> Game<'r> {
         Ok(out)
     }
 
+    /// The legal turns that `keep` accepts (the others are never built: a search's quiescence
+    /// asks for captures among thousands of turns), or the outcome if the game is over.
+    pub fn legal_turns_where(
+        &mut self,
+        keep: impl Fn(&TurnView<'_>) -> bool,
+    ) -> Result<Vec<Turn>, Outcome> {
+        let mut out = Vec::new();
+        self.turns(|t| {
+            if keep(t) {
+                out.push(t.to_turn());
+            }
+        })?;
+        Ok(out)
+    }
+
     /// All legal turns found the slow, general way: every turn by the rules of movement is
     /// played and the royal pieces' safety tested, with none of the shortcuts that spare most
     /// of those tests. The same list as [`Game::legal_turns`]: the tests check that it is.

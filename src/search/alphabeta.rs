@@ -1,27 +1,122 @@
-//! Alpha-beta search: negamax with iterative deepening, a transposition table on the game's
-//! Zobrist hash, and move ordering (the table's move, then captures of the most valuable
-//! piece). The horizon is the static evaluation, without a quiescence search: in variants
-//! with thousands of turns a position, generating them at the leaves costs more than a ply.
+//! Alpha-beta search for any variant: iterative deepening over a principal variation search,
+//! a transposition table on the game's Zobrist hash, a quiescence search on captures and
+//! changes of kind, check extensions where the game has royal pieces, late move reductions,
+//! and move ordering (the table's move, captures by the worth of what they take, killer
+//! turns, a history of turns that refuted others).
+//!
+//! Every end rule of the variant is respected because every node asks the game for its legal
+//! turns, which ends the game by the variant's rules (repetition, the clock, checkmate,
+//! stalemate, goals…); a position that repeats one on the path of the search is scored as the
+//! draw it heads for when the variant draws repetitions.
+//!
+//! In variants whose positions have thousands of turns (stones placed after moves), quiescence
+//! would generate them all at every leaf: there the horizon is the static evaluation.
 
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use crate::play::{Game, Outcome, Turn, static_outcome};
+use crate::play::{Action, Game, Outcome, Turn, TurnView};
+use crate::rules::EndVerdict;
 
 use super::Budget;
 use super::eval::{Evaluator, MATE_BAND, WIN};
 use super::rng::Rng;
 
-const TT_BITS: u32 = 16;
+/// The default size of the transposition table: 2^18 entries (about 6 MB).
+const TT_BITS: u32 = 18;
+/// Above this many turns in the start position, no quiescence search (see the module).
+const QUIESCENCE_MAX_TURNS: usize = 400;
+/// Deepest ply of the search (extensions included).
+const MAX_PLY: u32 = 96;
+/// Quiescence looks at most this many captures deep.
+const MAX_QDEPTH: u32 = 8;
+const INF: i32 = WIN + 1;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {
     key: u64,
     depth: u8,
-    score: i32,
     /// 0 exact, 1 lower bound, 2 upper bound.
     bound: u8,
-    /// Index of the best turn in the generation order, plus one (0: none).
-    best: u32,
+    score: i32,
+    /// The best turn's fingerprint ([`fingerprint`]); 0: none.
+    best: u64,
+}
+
+/// What limits a search; the first iteration (every turn one ply deep) always completes.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Nodes (every position visited, quiescence included).
+    pub nodes: Option<u64>,
+    /// Iterations.
+    pub depth: Option<u32>,
+    /// No new iteration starts after this long.
+    pub soft: Option<Duration>,
+    /// The search stops after this long, within an iteration.
+    pub hard: Option<Duration>,
+    /// Set from outside (another thread) to stop at once.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// The limits of an agent's budget.
+    pub fn of(budget: Budget) -> Limits {
+        match budget {
+            Budget::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            Budget::Millis(ms) => Limits {
+                soft: Some(Duration::from_millis(ms) / 2),
+                hard: Some(Duration::from_millis(ms)),
+                ..Limits::default()
+            },
+            Budget::Playouts(n) => Limits {
+                nodes: Some(n.saturating_mul(50)),
+                ..Limits::default()
+            },
+        }
+    }
+}
+
+/// A score as an engine reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Hundredths of the file's value unit (centipawns in chess), for the side to move.
+    Centi(i32),
+    /// A forced win in so many of the side to move's turns (negative: a forced loss).
+    Mate(i32),
+}
+
+impl Score {
+    /// From a search score.
+    pub fn of(s: i32) -> Score {
+        if s >= WIN - MATE_BAND {
+            Score::Mate((WIN - s + 1) / 2)
+        } else if s <= -(WIN - MATE_BAND) {
+            Score::Mate(-((WIN + s) / 2))
+        } else {
+            Score::Centi(s)
+        }
+    }
+}
+
+/// Where an iteration got to.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// Plies searched (before extensions and quiescence).
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The best turn's score.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The principal variation, from the table.
+    pub pv: Vec<Turn>,
 }
 
 /// An alpha-beta searcher with its table, reused from turn to turn.
@@ -29,119 +124,289 @@ struct Entry {
 pub struct Searcher {
     eval: Evaluator,
     table: Vec<Entry>,
+    mask: usize,
+    killers: Vec<[u64; 2]>,
+    /// Per (from, to) cell pair: how often a quiet turn refuted the others.
+    history: Vec<i32>,
+    cells: usize,
     nodes: u64,
-    limit: Limit,
+    seldepth: u32,
+    started: Instant,
+    limits: Limits,
     stopped: bool,
-    /// While set, the budget is not checked (the first iteration always completes).
+    /// While set, the limits are not checked (the first iteration always completes).
     unlimited: bool,
+    quiesce: Option<bool>,
     /// Depth reached by the last completed iteration.
     pub depth: u32,
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Limit {
-    Nodes(u64),
-    Until(Instant),
+/// A turn's identity across positions: cells, promotion, castling and stones.
+fn fingerprint(t: &Turn) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |v: u64| {
+        h ^= v.wrapping_add(1);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    mix(t.from.index() as u64);
+    mix(t.to.map_or(u64::MAX, |c| c.index() as u64));
+    for c in &t.captures {
+        mix(c.index() as u64);
+    }
+    mix(t.promote.map_or(u64::MAX, |k| k.index() as u64));
+    mix(t.castle.map_or(u64::MAX, u64::from));
+    match &t.action {
+        Action::None => mix(1),
+        Action::Remove(c) => mix(2 + ((c.index() as u64) << 8)),
+        Action::Drop(k) => mix(3 + ((k.index() as u64) << 8)),
+        Action::Place(list) => {
+            for (k, c) in list {
+                mix(4 + ((k.index() as u64) << 8) + ((c.index() as u64) << 24));
+            }
+        }
+    }
+    h | 1
+}
+
+fn is_quiet(t: &Turn) -> bool {
+    t.captures.is_empty() && t.promote.is_none()
 }
 
 impl Searcher {
-    /// A searcher with this evaluation.
+    /// A searcher with this evaluation and a table of the default size.
     pub fn new(eval: Evaluator) -> Searcher {
+        Searcher::with_table(eval, TT_BITS)
+    }
+
+    /// A searcher with a table of 2^`bits` entries.
+    pub fn with_table(eval: Evaluator, bits: u32) -> Searcher {
+        let bits = bits.clamp(8, 28);
         Searcher {
             eval,
-            table: vec![Entry::default(); 1 << TT_BITS],
+            table: vec![Entry::default(); 1 << bits],
+            mask: (1 << bits) - 1,
+            killers: vec![[0; 2]; MAX_PLY as usize + MAX_QDEPTH as usize + 2],
+            history: Vec::new(),
+            cells: 0,
             nodes: 0,
-            limit: Limit::Nodes(0),
+            seldepth: 0,
+            started: Instant::now(),
+            limits: Limits::default(),
             stopped: false,
             unlimited: false,
+            quiesce: None,
             depth: 0,
         }
     }
 
-    /// Nodes searched by the last call of [`Searcher::choose`].
+    /// The table size in entries that fits in `mb` megabytes.
+    pub fn table_bits_for(mb: usize) -> u32 {
+        let entries = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        (usize::BITS - 1).saturating_sub(entries.leading_zeros())
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+        self.history.fill(0);
+        for k in &mut self.killers {
+            *k = [0; 2];
+        }
+    }
+
+    /// The evaluation it uses.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
+    }
+
+    /// Nodes searched by the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.unlimited {
-            return false;
-        }
         if self.stopped {
             return true;
         }
-        if self.nodes & 255 == 0 {
-            self.stopped = match self.limit {
-                Limit::Nodes(n) => self.nodes >= n,
-                Limit::Until(t) => Instant::now() >= t,
-            };
+        if self.unlimited || self.nodes & 1023 != 0 {
+            return false;
         }
+        let l = &self.limits;
+        self.stopped = l.nodes.is_some_and(|n| self.nodes >= n)
+            || l.hard.is_some_and(|h| self.started.elapsed() >= h)
+            || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
         self.stopped
     }
 
-    /// The turn to play, by iterative deepening within the budget. The first iteration (every
-    /// turn one ply deep) always completes; ties are broken by `rng`. `None` when the game is
-    /// over.
+    /// The turn to play, by iterative deepening within the budget; ties are broken by `rng`.
+    /// `None` when the game is over.
     pub fn choose(&mut self, game: &mut Game<'_>, budget: Budget, rng: &mut Rng) -> Option<Turn> {
-        let mut turns = game.legal_turns().ok()?;
-        if turns.len() == 1 {
-            return turns.pop();
-        }
-        // Shuffle, so that equal turns are chosen among at random (from the seed).
-        for i in (1..turns.len()).rev() {
-            turns.swap(i, rng.below(i + 1));
-        }
+        self.search(game, &Limits::of(budget), Some(rng), &mut |_| {})
+            .map(|(t, _)| t)
+    }
+
+    /// Searches the position within `limits`, calling `report` after every completed
+    /// iteration. The root turns are shuffled by `shuffle` when given (so that equal turns are
+    /// chosen among at random, from its seed). Returns the best turn and the last iteration's
+    /// progress; `None` when the game is over.
+    pub fn search(
+        &mut self,
+        game: &mut Game<'_>,
+        limits: &Limits,
+        shuffle: Option<&mut Rng>,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Option<(Turn, Progress)> {
+        self.started = Instant::now();
+        self.limits = limits.clone();
         self.nodes = 0;
+        self.seldepth = 0;
         self.stopped = false;
-        self.limit = match budget {
-            Budget::Nodes(n) => Limit::Nodes(n),
-            Budget::Millis(ms) => {
-                Limit::Until(Instant::now() + std::time::Duration::from_millis(ms))
+        let cells = game.rules.topo.len();
+        if self.cells != cells {
+            self.cells = cells;
+            self.history = vec![0; cells * cells];
+        } else {
+            for h in &mut self.history {
+                *h /= 8;
             }
-            Budget::Playouts(n) => Limit::Nodes(n * 50),
+        }
+        if self.quiesce.is_none() {
+            let mut start = Game::start(game.rules);
+            self.quiesce = Some(start.count_turns() <= QUIESCENCE_MAX_TURNS);
+        }
+        let mut turns = game.legal_turns().ok()?;
+        if let Some(rng) = shuffle {
+            for i in (1..turns.len()).rev() {
+                turns.swap(i, rng.below(i + 1));
+            }
+        }
+        let mut progress = Progress {
+            depth: 0,
+            seldepth: 0,
+            score: Score::Centi(0),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: vec![turns[0].clone()],
         };
+        if turns.len() == 1 {
+            self.depth = 0;
+            return Some((turns.remove(0), progress));
+        }
         let mut scores: Vec<i32> = vec![0; turns.len()];
         let mut best = 0usize;
-        for depth in 1..=64u32 {
+        let max_depth = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY);
+        for depth in 1..=max_depth {
             self.unlimited = depth == 1;
-            let mut iteration = vec![-WIN; turns.len()];
-            let mut alpha = -WIN - 1;
-            let mut complete = true;
-            // Best first, from the previous iteration.
             let mut order: Vec<usize> = (0..turns.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-            for &i in &order {
+            // The previous best first, then by the previous iteration's scores.
+            order.sort_by_key(|&i| (i != best, std::cmp::Reverse(scores[i])));
+            let mut iteration = scores.clone();
+            let mut alpha = -INF;
+            let mut complete = true;
+            let mut iter_best = best;
+            for (n, &i) in order.iter().enumerate() {
                 game.play(&turns[i]);
-                let s = -self.negamax(game, depth - 1, -WIN - 1, -alpha, 1);
+                let ext = u32::from(self.gives_check(game));
+                let s = if n == 0 {
+                    -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1)
+                } else {
+                    let s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, 1);
+                    if s > alpha && !self.stopped {
+                        -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1)
+                    } else {
+                        s
+                    }
+                };
                 game.undo();
-                if depth > 1 && self.stopped {
+                if self.stopped {
                     complete = false;
                     break;
                 }
-                iteration[i] = s;
+                // Below alpha a score is only a bound: keep it under the best.
+                iteration[i] = if n == 0 || s > alpha {
+                    s
+                } else {
+                    s.min(alpha - 1)
+                };
                 if s > alpha {
                     alpha = s;
+                    iter_best = i;
                 }
             }
             self.unlimited = false;
-            if !complete {
+            // A partial iteration still counts when its first (best-so-far) turn was searched
+            // and a better one found.
+            if !complete && iter_best == best {
                 break;
             }
             scores = iteration;
-            best = (0..turns.len()).max_by_key(|&i| scores[i]).unwrap_or(0);
+            best = iter_best;
             self.depth = depth;
-            // A forced win needs no deeper look; a lone good turn neither.
-            if scores[best] >= WIN - MATE_BAND || self.stopped {
+            self.store_root(game, &turns[best], depth, alpha);
+            progress = Progress {
+                depth,
+                seldepth: self.seldepth.max(depth),
+                score: Score::of(alpha),
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                pv: self.principal_variation(game, &turns[best], depth),
+            };
+            report(&progress);
+            if !complete || alpha >= WIN - MATE_BAND || alpha <= -(WIN - MATE_BAND) {
                 break;
             }
-            self.stopped = false;
-            if matches!(self.limit, Limit::Nodes(n) if self.nodes >= n)
-                || matches!(self.limit, Limit::Until(t) if Instant::now() >= t)
+            let l = &self.limits;
+            if l.nodes.is_some_and(|n| self.nodes >= n)
+                || l.soft.is_some_and(|s| self.started.elapsed() >= s)
+                || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 break;
             }
         }
-        turns.into_iter().nth(best)
+        progress.nodes = self.nodes;
+        progress.elapsed = self.started.elapsed();
+        Some((turns.swap_remove(best), progress))
+    }
+
+    fn store_root(&mut self, game: &Game<'_>, best: &Turn, depth: u32, score: i32) {
+        let key = game.hash();
+        self.table[(key as usize) & self.mask] = Entry {
+            key,
+            depth: u8::try_from(depth).unwrap_or(u8::MAX),
+            bound: 0,
+            score,
+            best: fingerprint(best),
+        };
+    }
+
+    /// The best turn, then the table's best turns while they are legal.
+    fn principal_variation(&mut self, game: &mut Game<'_>, first: &Turn, depth: u32) -> Vec<Turn> {
+        let mut pv = vec![first.clone()];
+        game.play(first);
+        let mut played = 1;
+        while pv.len() < depth as usize {
+            let key = game.hash();
+            let e = self.table[(key as usize) & self.mask];
+            if e.key != key || e.best == 0 {
+                break;
+            }
+            let Ok(turns) = game.legal_turns() else { break };
+            let Some(t) = turns.into_iter().find(|t| fingerprint(t) == e.best) else {
+                break;
+            };
+            game.play(&t);
+            played += 1;
+            pv.push(t);
+        }
+        for _ in 0..played {
+            game.undo();
+        }
+        pv
+    }
+
+    /// Whether the side to move (just moved against) has a royal piece attacked.
+    fn gives_check(&self, game: &mut Game<'_>) -> bool {
+        game.rules.has_royals && game.in_check()
     }
 
     fn outcome_score(o: &Outcome, game: &Game<'_>, ply: u32) -> i32 {
@@ -153,64 +418,114 @@ impl Searcher {
         }
     }
 
-    fn negamax(
-        &mut self,
-        game: &mut Game<'_>,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: u32,
-    ) -> i32 {
+    /// A repetition of a position on the path (or earlier in the game) in a variant that
+    /// draws repetitions: scored as the draw it leads to.
+    fn repeats(game: &Game<'_>) -> bool {
+        game.rules
+            .repetition
+            .is_some_and(|r| r.verdict == EndVerdict::Draw)
+            && game.repetitions() > 0
+    }
+
+    fn to_table(s: i32, ply: u32) -> i32 {
+        let ply = i32::try_from(ply).unwrap_or(0);
+        if s >= WIN - MATE_BAND {
+            s + ply
+        } else if s <= -(WIN - MATE_BAND) {
+            s - ply
+        } else {
+            s
+        }
+    }
+
+    fn from_table(s: i32, ply: u32) -> i32 {
+        let ply = i32::try_from(ply).unwrap_or(0);
+        if s >= WIN - MATE_BAND {
+            s - ply
+        } else if s <= -(WIN - MATE_BAND) {
+            s + ply
+        } else {
+            s
+        }
+    }
+
+    fn pvs(&mut self, game: &mut Game<'_>, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        if depth == 0 || ply >= MAX_PLY {
+            return self.quiescence(game, alpha, beta, ply, 0);
+        }
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
         if self.out_of_budget() {
             return 0;
         }
-        // At the horizon: what the position alone decides, else the static evaluation (no
-        // turn generation: in Bollwerk 178 a position has some 15,000 turns).
-        if depth == 0 {
-            if let Some(o) = static_outcome(game.rules, game.pos()) {
-                return Self::outcome_score(&o, game, ply);
+        if Self::repeats(game) {
+            return 0;
+        }
+        let key = game.hash();
+        let slot = (key as usize) & self.mask;
+        let entry = self.table[slot];
+        let mut tt_best = 0;
+        if entry.key == key {
+            tt_best = entry.best;
+            let s = Self::from_table(entry.score, ply);
+            if u32::from(entry.depth) >= depth && beta - alpha == 1 {
+                match entry.bound {
+                    0 => return s,
+                    1 if s >= beta => return s,
+                    2 if s <= alpha => return s,
+                    _ => {}
+                }
             }
-            return self.eval.eval(game.rules, game.pos());
         }
         let turns = match game.legal_turns() {
             Ok(t) => t,
             Err(o) => return Self::outcome_score(&o, game, ply),
         };
-        let key = game.hash();
-        let slot = (key as usize) & ((1 << TT_BITS) - 1);
-        let entry = self.table[slot];
-        let mut tt_best = None;
-        if entry.key == key && entry.best > 0 {
-            tt_best = Some(entry.best as usize - 1);
-            if u32::from(entry.depth) >= depth {
-                match entry.bound {
-                    0 => return entry.score,
-                    1 if entry.score >= beta => return entry.score,
-                    2 if entry.score <= alpha => return entry.score,
-                    _ => {}
+        let in_check = self.gives_check(game);
+        let order = self.order(game, &turns, tt_best, ply);
+        let start_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best = 0u64;
+        for (n, &i) in order.iter().enumerate() {
+            let t = &turns[i];
+            let quiet = is_quiet(t);
+            game.play(t);
+            let check = self.gives_check(game);
+            let ext = u32::from(check && ply < MAX_PLY / 2);
+            let mut s;
+            if n == 0 {
+                s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1);
+            } else {
+                // Late quiet turns are searched less deep first.
+                let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
+                    if n >= 10 { 2 } else { 1 }
+                } else {
+                    0
+                };
+                let d = (depth - 1 + ext).saturating_sub(reduce);
+                s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduce > 0 && !self.stopped {
+                    s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1);
                 }
             }
-        }
-        let order = self.order(game, &turns, tt_best);
-        let start_alpha = alpha;
-        let mut best_score = -WIN - 1;
-        let mut best_index = 0;
-        for i in order {
-            game.play(&turns[i]);
-            let s = -self.negamax(game, depth - 1, -beta, -alpha, ply + 1);
             game.undo();
             if self.stopped {
                 return 0;
             }
             if s > best_score {
                 best_score = s;
-                best_index = i;
+                best = fingerprint(t);
             }
             if s > alpha {
                 alpha = s;
             }
             if alpha >= beta {
+                if quiet {
+                    self.remember_cutoff(t, depth, ply);
+                }
                 break;
             }
         }
@@ -224,34 +539,144 @@ impl Searcher {
         self.table[slot] = Entry {
             key,
             depth: u8::try_from(depth).unwrap_or(u8::MAX),
-            score: best_score,
             bound,
-            best: u32::try_from(best_index + 1).unwrap_or(0),
+            score: Self::to_table(best_score, ply),
+            best,
         };
         best_score
     }
 
-    /// The table's turn first, then captures by the worth of what they take (most first),
-    /// then the rest in generation order.
-    fn order(&self, game: &Game<'_>, turns: &[Turn], first: Option<usize>) -> Vec<usize> {
-        let pos = game.pos();
-        let gain = |t: &Turn| -> i32 {
-            t.captures
-                .iter()
-                .filter_map(|&c| pos.at(c).as_piece())
-                .map(|(_, k)| self.eval.value(k) + 1)
-                .sum::<i32>()
-                + t.promote.map_or(0, |k| self.eval.value(k))
+    fn remember_cutoff(&mut self, t: &Turn, depth: u32, ply: u32) {
+        let f = fingerprint(t);
+        let k = &mut self.killers[ply as usize];
+        if k[0] != f {
+            k[1] = k[0];
+            k[0] = f;
+        }
+        if let Some(to) = t.to {
+            let i = t.from.index() * self.cells + to.index();
+            if let Some(h) = self.history.get_mut(i) {
+                let d = i32::try_from(depth).unwrap_or(30).min(30);
+                *h = (*h + d * d).min(1 << 20);
+            }
+        }
+    }
+
+    /// Captures and changes of kind until the position is quiet; in check, every turn.
+    fn quiescence(
+        &mut self,
+        game: &mut Game<'_>,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        qdepth: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.out_of_budget() {
+            return 0;
+        }
+        if let Some(o) = crate::play::static_outcome(game.rules, game.pos()) {
+            return Self::outcome_score(&o, game, ply);
+        }
+        let stand = self.eval.eval(game.rules, game.pos());
+        if self.quiesce != Some(true) || qdepth >= MAX_QDEPTH || ply >= MAX_PLY {
+            return stand;
+        }
+        let in_check = self.gives_check(game);
+        let turns = if in_check {
+            match game.legal_turns() {
+                Ok(t) => t,
+                Err(o) => return Self::outcome_score(&o, game, ply),
+            }
+        } else {
+            if stand >= beta {
+                return stand;
+            }
+            match game
+                .legal_turns_where(|t: &TurnView<'_>| !t.captures.is_empty() || t.promote.is_some())
+            {
+                Ok(t) => t,
+                Err(o) => return Self::outcome_score(&o, game, ply),
+            }
         };
-        let mut idx: Vec<(i32, usize)> = turns
+        let mut best = if in_check { -INF } else { stand };
+        alpha = alpha.max(best);
+        let order = self.order(game, &turns, 0, ply);
+        for i in order {
+            let t = &turns[i];
+            if !in_check && stand + self.gain(game, t) + 200 < alpha {
+                continue;
+            }
+            game.play(t);
+            let s = -self.quiescence(game, -beta, -alpha, ply + 1, qdepth + 1);
+            game.undo();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The material a turn wins: what it captures and what its change of kind adds.
+    fn gain(&self, game: &Game<'_>, t: &Turn) -> i32 {
+        let pos = game.pos();
+        let captured: i32 = t
+            .captures
+            .iter()
+            .filter_map(|&c| pos.at(c).as_piece())
+            .map(|(_, k)| self.eval.value(k))
+            .sum();
+        let promoted = match (t.promote, pos.at(t.from).as_piece()) {
+            (Some(to), Some((_, from))) => self.eval.value(to) - self.eval.value(from),
+            (Some(to), None) => self.eval.value(to),
+            _ => 0,
+        };
+        captured + promoted
+    }
+
+    /// The table's turn first; then captures and changes of kind by what they win, the most
+    /// valuable victim by the least valuable attacker first; then killer turns; then quiet
+    /// turns by their history.
+    fn order(&self, game: &Game<'_>, turns: &[Turn], tt: u64, ply: u32) -> Vec<usize> {
+        let pos = game.pos();
+        let killers = self.killers[ply as usize];
+        let mut keyed: Vec<(i64, usize)> = turns
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let key = if Some(i) == first { i32::MAX } else { gain(t) };
+                let f = fingerprint(t);
+                let key: i64 = if tt != 0 && f == tt {
+                    i64::MAX
+                } else if !is_quiet(t) {
+                    let attacker = pos
+                        .at(t.from)
+                        .as_piece()
+                        .map_or(0, |(_, k)| self.eval.value(k));
+                    (1 << 40) + i64::from(self.gain(game, t)) * 64 - i64::from(attacker) / 16
+                } else if f == killers[0] {
+                    1 << 35
+                } else if f == killers[1] {
+                    (1 << 35) - 1
+                } else {
+                    t.to.map_or(0, |to| {
+                        let h = self.history.get(t.from.index() * self.cells + to.index());
+                        i64::from(h.copied().unwrap_or(0))
+                    })
+                };
                 (key, i)
             })
             .collect();
-        idx.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
-        idx.into_iter().map(|(_, i)| i).collect()
+        keyed.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
+        keyed.into_iter().map(|(_, i)| i).collect()
     }
 }

@@ -1,10 +1,21 @@
-//! A static evaluation that needs no code for any game: material, from the pieces' values as
-//! declared in the variant file (`value`), or estimated where none is declared from how many
-//! cells the piece reaches on an empty board.
+//! A static evaluation that needs no code for any game, built from the rule set alone:
+//!
+//! - material, from the pieces' values as declared in the variant file (`value`), or estimated
+//!   where none is declared from how many cells the piece reaches on an empty board;
+//! - placement: each kind's reach from a cell on an empty board against its average (a
+//!   centralised leaper is worth more than one in a corner), and for a kind that changes into a
+//!   more valuable one on reaching a region, or wins by occupying one, how few of its own moves
+//!   it needs to get there;
+//! - royal pieces: kept sheltered by their own pieces and away from open cells while the
+//!   opponent has material to attack with, centralised and free in the ending;
+//! - pieces in reserve, at half their value.
+//!
+//! The weights of the middle game and the ending are blended by how much material is left.
 
-use crate::core::{PieceKindId, Side};
+use crate::board::Cell;
+use crate::core::{Occupant, PieceKindId, Side};
 use crate::position::Position;
-use crate::rules::Ruleset;
+use crate::rules::{Ruleset, Trigger, Verdict, Whose};
 use crate::vm::{Machine, Options};
 
 /// What a win is worth; scores within `MATE_BAND` of it are wins in so many turns.
@@ -12,9 +23,23 @@ pub const WIN: i32 = 1_000_000;
 /// Scores this close to `WIN` are decided games.
 pub const MATE_BAND: i32 = 10_000;
 
-/// What each step a royal piece could take is worth: a boxed-in enemy royal piece is on its
-/// way to being mated (so search drives towards a mate it cannot yet see).
+/// What each step a royal piece could take is worth in the ending: a boxed-in enemy royal
+/// piece is on its way to being mated (so search drives towards a mate it cannot yet see).
 const ROYAL_FREEDOM: i32 = 8;
+/// Each own piece next to a royal piece, in the middle game.
+const ROYAL_SHELTER: i32 = 12;
+/// Per cell of reach above or below the kind's average, for non-royal pieces.
+const CENTRAL: i32 = 3;
+/// The most a placement bonus from centrality may be, either way.
+const CENTRAL_CAP: i32 = 30;
+/// Per cell of reach of a royal piece: a penalty in the middle game, a bonus in the ending.
+const ROYAL_CENTRAL: i32 = 5;
+/// What being next to the goal region is worth to a piece that wins by occupying it.
+const GOAL_NEAR: i32 = 300;
+/// The side to move's advantage of having the move.
+const TEMPO: i32 = 10;
+/// Cells further than this many moves from a region are treated as this far.
+const FAR: usize = 16;
 
 /// Piece values (in hundredths of the file's unit) and the evaluation built on them.
 #[derive(Debug, Clone)]
@@ -23,46 +48,204 @@ pub struct Evaluator {
     pub values: Vec<i32>,
     /// Whether each value was declared (not estimated).
     pub declared: Vec<bool>,
+    /// Per kind and side (white, black), per cell: the placement bonus in the middle game and
+    /// in the ending.
+    placement: Vec<[Vec<(i16, i16)>; 2]>,
+    /// Per cell: the cells a king-like step away (for shelter).
+    neighbours: Vec<Vec<Cell>>,
+    /// Both sides' non-royal material in the start position (the middle game's measure).
+    start_material: i32,
+    royal: Vec<bool>,
     vm: Machine,
     opts: Options,
 }
 
+/// How each kind moves on an empty board: for every side and cell, the cells it reaches.
+fn empty_board_moves(
+    rules: &Ruleset,
+    vm: &mut Machine,
+    opts: &mut Options,
+) -> Vec<[Vec<Vec<Cell>>; 2]> {
+    let n = rules.topo.len();
+    let mut out = Vec::with_capacity(rules.pieces.len());
+    for k in 0..rules.pieces.len() {
+        let mut per_side: [Vec<Vec<Cell>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
+        for (si, side) in Side::BOTH.into_iter().enumerate() {
+            let mut pos = Position::empty(n, rules.initial_hand());
+            pos.side = side;
+            for c in rules.topo.cells() {
+                pos.cells[c.index()] = Occupant::piece(side, PieceKindId::new(k));
+                vm.moves(rules, &pos, c, opts);
+                let mut to: Vec<Cell> = opts.moves.iter().map(|m| m.to).collect();
+                to.sort_unstable_by_key(|c| c.index());
+                to.dedup();
+                per_side[si][c.index()] = to;
+                pos.cells[c.index()] = Occupant::EMPTY;
+            }
+        }
+        out.push(per_side);
+    }
+    out
+}
+
+/// For every cell, how many moves (on the empty-board graph `graph`) it takes to get into
+/// `target` (0 inside it; `FAR` when it cannot or it is further).
+fn distances(graph: &[Vec<Cell>], target: &[bool]) -> Vec<usize> {
+    let n = graph.len();
+    let mut dist = vec![FAR; n];
+    // Reverse search from the target: repeat relaxation (boards are small).
+    for (c, &t) in target.iter().enumerate() {
+        if t {
+            dist[c] = 0;
+        }
+    }
+    for d in 0..FAR - 1 {
+        let mut changed = false;
+        for c in 0..n {
+            if dist[c] == FAR && graph[c].iter().any(|to| dist[to.index()] == d) {
+                dist[c] = d + 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    dist
+}
+
 impl Evaluator {
     /// Values for every kind: declared ones ×100; the others estimated as 25 per cell the
-    /// piece reaches on average on an otherwise empty board (a chess knight: about 130, a
-    /// rook about 350). Royal pieces count 0: losing one ends the game, which search sees.
+    /// piece reaches on average on an otherwise empty board, plus 10 (a chess knight: about
+    /// 140, a rook about 360). Royal pieces count 0: losing one ends the game, which search
+    /// sees. Placement tables from the same empty-board moves.
     pub fn new(rules: &Ruleset) -> Evaluator {
         let mut vm = Machine::default();
         let mut opts = Options::default();
+        let moves = empty_board_moves(rules, &mut vm, &mut opts);
+        let n = rules.topo.len();
         let mut values = Vec::new();
         let mut declared = Vec::new();
+        let mut averages = Vec::new();
         for (k, p) in rules.pieces.iter().enumerate() {
             declared.push(p.value.is_some());
-            if p.royal {
-                values.push(0);
-                continue;
-            }
-            if let Some(v) = p.value {
-                values.push(i32::try_from(v.saturating_mul(100)).unwrap_or(i32::MAX / 4));
-                continue;
-            }
-            let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-            let mut total = 0usize;
-            let mut cells = 0usize;
-            for c in rules.topo.cells() {
-                pos.cells[c.index()] =
-                    crate::core::Occupant::piece(Side::White, PieceKindId::new(k));
-                vm.moves(rules, &pos, c, &mut opts);
-                total += opts.moves.len();
-                cells += 1;
-                pos.cells[c.index()] = crate::core::Occupant::EMPTY;
-            }
-            let avg = total as f64 / cells.max(1) as f64;
-            values.push((25.0 * avg).round() as i32 + 10);
+            let total: usize = moves[k][0].iter().map(Vec::len).sum();
+            let avg = total as f64 / n.max(1) as f64;
+            averages.push(avg);
+            values.push(if p.royal {
+                0
+            } else if let Some(v) = p.value {
+                i32::try_from(v.saturating_mul(100)).unwrap_or(i32::MAX / 4)
+            } else {
+                (25.0 * avg).round() as i32 + 10
+            });
         }
+        let mut placement = Vec::with_capacity(rules.pieces.len());
+        for (k, p) in rules.pieces.iter().enumerate() {
+            let mut per_side: [Vec<(i16, i16)>; 2] = [vec![(0, 0); n], vec![(0, 0); n]];
+            for (si, side) in Side::BOTH.into_iter().enumerate() {
+                let graph = &moves[k][si];
+                let mut mg = vec![0i32; n];
+                let mut eg = vec![0i32; n];
+                for c in 0..n {
+                    let reach = graph[c].len() as f64 - averages[k];
+                    if p.royal {
+                        mg[c] -= (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
+                        eg[c] += (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
+                    } else {
+                        let b = ((reach * f64::from(CENTRAL)).round() as i32)
+                            .clamp(-CENTRAL_CAP, CENTRAL_CAP);
+                        mg[c] += b;
+                        eg[c] += b;
+                    }
+                }
+                // Progress towards a region where the piece becomes something better.
+                for ch in &p.changes {
+                    let Trigger::Reach { region, .. } = ch.on else {
+                        continue;
+                    };
+                    let gain =
+                        ch.to.iter().map(|&t| values[t.index()]).max().unwrap_or(0) - values[k];
+                    if gain <= 0 {
+                        continue;
+                    }
+                    let cells = &rules.regions[region.index()].cells[side];
+                    let target: Vec<bool> = (0..n).map(|c| cells.contains(Cell::new(c))).collect();
+                    let dist = distances(graph, &target);
+                    for c in 0..n {
+                        if dist[c] < FAR {
+                            let d = i32::try_from(dist[c]).unwrap_or(0);
+                            mg[c] += gain / (3 * (d + 1));
+                            eg[c] += gain / (2 * (d + 1));
+                        }
+                    }
+                }
+                // Progress towards a region whose occupation wins.
+                for goal in &rules.end.goals {
+                    if !(goal.by.is_empty() || goal.by.contains(&PieceKindId::new(k)))
+                        || goal.verdict != Verdict::Wins
+                    {
+                        continue;
+                    }
+                    let (w, r) = goal.region;
+                    let cells = &rules.regions[r.index()].cells[match w {
+                        Whose::Own => side,
+                        Whose::Enemy => side.opponent(),
+                    }];
+                    let target: Vec<bool> = (0..n).map(|c| cells.contains(Cell::new(c))).collect();
+                    let dist = distances(graph, &target);
+                    for c in 0..n {
+                        if dist[c] < FAR {
+                            let d = i32::try_from(dist[c]).unwrap_or(0);
+                            mg[c] += GOAL_NEAR / (d + 1);
+                            eg[c] += GOAL_NEAR / (d + 1);
+                        }
+                    }
+                }
+                per_side[si] = mg
+                    .iter()
+                    .zip(&eg)
+                    .map(|(&a, &b)| (clamp16(a), clamp16(b)))
+                    .collect();
+            }
+            placement.push(per_side);
+        }
+        let steps: [(i8, i8); 8] = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ];
+        let neighbours = rules
+            .topo
+            .cells()
+            .map(|c| {
+                steps
+                    .iter()
+                    .filter_map(|&v| rules.topo.offset(c, v))
+                    .collect()
+            })
+            .collect();
+        let royal: Vec<bool> = rules.pieces.iter().map(|p| p.royal).collect();
+        let start_material = rules
+            .setup
+            .cells
+            .iter()
+            .filter_map(|o| o.as_piece())
+            .map(|(_, k)| values[k.index()])
+            .sum::<i32>()
+            .max(1);
         Evaluator {
             values,
             declared,
+            placement,
+            neighbours,
+            start_material,
+            royal,
             vm,
             opts,
         }
@@ -73,34 +256,91 @@ impl Evaluator {
         self.values.get(k.index()).copied().unwrap_or(0)
     }
 
-    /// Material of the side to move minus its opponent's: pieces on the board, and pieces in
-    /// reserve at half their value; and the freedom of each side's royal pieces (the cells
-    /// they could move to, ignoring attacks), a little.
+    /// The evaluation of the position for the side to move: material (pieces in reserve at
+    /// half their value), placement blended between middle game and ending by the material
+    /// left, the shelter of royal pieces in the middle game and their freedom in the ending,
+    /// and a small bonus for having the move.
     pub fn eval(&mut self, rules: &Ruleset, pos: &Position) -> i32 {
         let me = pos.side;
-        let mut score = 0i32;
-        for c in rules.topo.cells() {
-            if let Some((s, k)) = pos.at(c).as_piece() {
-                let mut v = self.value(k);
-                if rules.pieces[k.index()].royal {
-                    self.vm.moves(rules, pos, c, &mut self.opts);
-                    v += ROYAL_FREEDOM * i32::try_from(self.opts.moves.len()).unwrap_or(0);
+        let mut material = [0i32; 2];
+        let mut mg = [0i32; 2];
+        let mut eg = [0i32; 2];
+        let mut royals: Vec<(usize, Cell)> = Vec::new();
+        for (i, o) in pos.cells.iter().enumerate() {
+            if let Some((s, k)) = o.as_piece() {
+                let si = usize::from(s == Side::Black);
+                material[si] += self.values[k.index()];
+                let (a, b) = self.placement[k.index()][si][i];
+                mg[si] += i32::from(a);
+                eg[si] += i32::from(b);
+                if self.royal[k.index()] {
+                    royals.push((si, Cell::new(i)));
                 }
-                score += if s == me { v } else { -v };
             }
         }
+        let total = material[0] + material[1];
+        // 256: all the start's material left (or more); 0: none.
+        let phase = (total * 256 / self.start_material).clamp(0, 256);
+        let mut score = [0i32; 2];
+        for si in 0..2 {
+            score[si] = material[si] + (mg[si] * phase + eg[si] * (256 - phase)) / 256;
+        }
+        for &(si, c) in &royals {
+            let side = if si == 0 { Side::White } else { Side::Black };
+            let shelter = self.neighbours[c.index()]
+                .iter()
+                .filter(|n| matches!(pos.at(**n).as_piece(), Some((s, _)) if s == side))
+                .count();
+            let shelter = i32::try_from(shelter).unwrap_or(0) * ROYAL_SHELTER;
+            // Freedom matters once the attacker's material is low: a mate is near.
+            let freedom = if phase < 128 {
+                self.vm.moves(rules, pos, c, &mut self.opts);
+                i32::try_from(self.opts.moves.len()).unwrap_or(0) * ROYAL_FREEDOM
+            } else {
+                0
+            };
+            score[si] += (shelter * phase + freedom * (256 - phase)) / 256;
+        }
         if rules.has_reserve {
-            for side in Side::BOTH {
-                for (k, _) in rules.pieces.iter().enumerate() {
+            for (si, side) in Side::BOTH.into_iter().enumerate() {
+                for k in 0..rules.pieces.len() {
                     let n = pos.supplies[side]
                         .get(rules.hand_slot(PieceKindId::new(k)))
                         .copied()
                         .unwrap_or(0);
-                    let v = self.value(PieceKindId::new(k)) / 2 * i32::try_from(n).unwrap_or(0);
-                    score += if side == me { v } else { -v };
+                    score[si] += self.values[k] / 2 * i32::try_from(n).unwrap_or(0);
                 }
             }
         }
-        score
+        let mine = usize::from(me == Side::Black);
+        score[mine] - score[1 - mine] + TEMPO
     }
+
+    /// The values as lines for a summary: `Q  Queen  9.00 (declared)`.
+    pub fn describe(&self, rules: &Ruleset) -> Vec<String> {
+        rules
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let how = if p.royal {
+                    "royal: losing it decides the game"
+                } else if self.declared[k] {
+                    "declared"
+                } else {
+                    "estimated from its reach on an empty board"
+                };
+                format!(
+                    "{}  {:<16} {:>6.2}  ({how})",
+                    p.letter,
+                    p.name,
+                    f64::from(self.values[k]) / 100.0
+                )
+            })
+            .collect()
+    }
+}
+
+fn clamp16(v: i32) -> i16 {
+    i16::try_from(v.clamp(i32::from(i16::MIN), i32::from(i16::MAX))).unwrap_or(0)
 }

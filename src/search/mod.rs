@@ -11,7 +11,7 @@ pub mod selfplay;
 use crate::play::{Game, Turn};
 use crate::rules::Ruleset;
 
-pub use alphabeta::Searcher;
+pub use alphabeta::{Limits, Progress, Score, Searcher};
 pub use eval::Evaluator;
 pub use mcts::Mcts;
 pub use rng::{Rng, derive};
