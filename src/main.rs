@@ -672,9 +672,21 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
         rules.pieces.len(),
         ops
     );
-    for p in &rules.pieces {
+    // The computer player's piece values: declared in the file, or estimated from the
+    // piece's reach on an empty board.
+    let eval = bulwark::search::Evaluator::new(&rules);
+    for (k, p) in rules.pieces.iter().enumerate() {
+        let value = if p.royal {
+            "royal".to_string()
+        } else {
+            format!(
+                "value {:>5.2} ({})",
+                f64::from(eval.values[k]) / 100.0,
+                if eval.declared[k] { "declared" } else { "estimated" }
+            )
+        };
         outln!(
-            "  {} {:<14} moves {:>3} ops, range {:>3} ops",
+            "  {} {:<14} moves {:>3} ops, range {:>3} ops, {value}",
             p.letter,
             p.name,
             p.moves.ops.len(),

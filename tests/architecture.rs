@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &[
     "load",
     "view",
     "search",
+    "uci",
     "serve",
     "selfcheck",
 ];

@@ -315,30 +315,6 @@ impl Evaluator {
         let mine = usize::from(me == Side::Black);
         score[mine] - score[1 - mine] + TEMPO
     }
-
-    /// The values as lines for a summary: `Q  Queen  9.00 (declared)`.
-    pub fn describe(&self, rules: &Ruleset) -> Vec<String> {
-        rules
-            .pieces
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                let how = if p.royal {
-                    "royal: losing it decides the game"
-                } else if self.declared[k] {
-                    "declared"
-                } else {
-                    "estimated from its reach on an empty board"
-                };
-                format!(
-                    "{}  {:<16} {:>6.2}  ({how})",
-                    p.letter,
-                    p.name,
-                    f64::from(self.values[k]) / 100.0
-                )
-            })
-            .collect()
-    }
 }
 
 fn clamp16(v: i32) -> i16 {
