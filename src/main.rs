@@ -682,7 +682,11 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
             format!(
                 "value {:>5.2} ({})",
                 f64::from(eval.values[k]) / 100.0,
-                if eval.declared[k] { "declared" } else { "estimated" }
+                if eval.declared[k] {
+                    "declared"
+                } else {
+                    "estimated"
+                }
             )
         };
         outln!(
