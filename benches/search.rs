@@ -39,12 +39,11 @@ fn bench(c: &mut Criterion) {
         let start = Game::start(&rules);
         let cfg = MatchConfig {
             games: 4,
-            white: AgentSpec::parse(white).expect("agent"),
-            black: AgentSpec::parse(black).expect("agent"),
-            seed: 1,
             max_turns: turns,
-            jobs: 1,
-            shard: (1, 1),
+            ..MatchConfig::new(
+                AgentSpec::parse(white).expect("agent"),
+                AgentSpec::parse(black).expect("agent"),
+            )
         };
         group.throughput(Throughput::Elements(4));
         group.bench_function(

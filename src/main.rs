@@ -233,9 +233,29 @@ struct Study {
     /// White's agent: random, search[:MS|:Nn], mcts[:PLAYOUTS|:MSms].
     #[arg(long, default_value = "search", value_parser = agent)]
     white: AgentSpec,
-    /// Black's agent.
-    #[arg(long, default_value = "random", value_parser = agent)]
-    black: AgentSpec,
+    /// Black's agent (default: random for `match`, search for `compare`).
+    #[arg(long, value_parser = agent)]
+    black: Option<AgentSpec>,
+    /// Random legal plies opening each game, from the seed; games then come in pairs from one
+    /// opening, the agents swapping colours in the second (default: 0 and unpaired for
+    /// `match`, 4 for `compare`).
+    #[arg(long)]
+    openings: Option<u32>,
+    /// Play every game to the rules or the turn limit: no adjudication (by default a side
+    /// ahead by the most valuable kind's value for 8 turns wins, and 100 turns without a
+    /// capture or change of kind draw).
+    #[arg(long)]
+    no_adjudication: bool,
+    /// `compare`: a sequential test that stops as soon as the answer is clear (at most
+    /// --games games per rule set).
+    #[arg(long)]
+    sprt: bool,
+    /// `compare --sprt`: the difference in White's score it looks for.
+    #[arg(long, default_value_t = 0.1)]
+    sprt_delta: f64,
+    /// `compare`: write a report page, DIR/index.html.
+    #[arg(long)]
+    html: Option<std::path::PathBuf>,
     /// The study's seed: the same seed plays the same games whatever the number of jobs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -877,39 +897,82 @@ fn play(
 }
 
 /// Plays a study's games on one rule set, with a progress bar on a terminal.
-fn study_games(
+fn study_config(
     rules: &Ruleset,
     study: &Study,
-) -> Result<(Vec<selfplay::Record>, selfplay::MatchConfig), ExitCode> {
-    use std::io::IsTerminal;
-    let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
-    let cfg = selfplay::MatchConfig {
+    comparing: bool,
+) -> Result<selfplay::MatchConfig, ExitCode> {
+    let default_black = if comparing { "search" } else { "random" };
+    let black = study
+        .black
+        .unwrap_or_else(|| AgentSpec::parse(default_black).expect("a valid agent"));
+    let openings = study.openings.unwrap_or(if comparing { 4 } else { 0 });
+    let paired = comparing || study.openings.is_some();
+    if paired && study.games % 2 == 1 {
+        eprintln!(
+            "error: --games {}: games come in pairs from one opening (colours swapped), so give an even number",
+            study.games
+        );
+        return Err(ExitCode::from(2));
+    }
+    if !(study.sprt_delta > 0.0 && study.sprt_delta <= 1.0) {
+        eprintln!(
+            "error: --sprt-delta {} is not a difference of scores between 0 and 1",
+            study.sprt_delta
+        );
+        return Err(ExitCode::from(2));
+    }
+    let adjudication = (!study.no_adjudication)
+        .then(|| selfplay::Adjudication::for_variant(&bulwark::search::Evaluator::new(rules)));
+    Ok(selfplay::MatchConfig {
         games: study.games,
         white: study.white,
-        black: study.black,
+        black,
         seed: study.seed,
         max_turns: study.max_turns,
         jobs: study.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
         shard: study.shard.unwrap_or((1, 1)),
-    };
-    let total = selfplay::shard_games(&cfg);
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} (eta {eta})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b.set_prefix(rules.name.clone());
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let records = selfplay::play_games(rules, &start, &cfg, &|n| bar.set_position(n as u64));
+        openings,
+        paired,
+        adjudication,
+    })
+}
+
+/// A progress bar on a terminal (hidden otherwise), with the time left.
+fn progress_bar(total: u64, prefix: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(total);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:40}] {pos}/{len} games, {elapsed} (time left {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    b.set_prefix(prefix.to_string());
+    b
+}
+
+fn write_output(path: &std::path::Path, text: &str) -> Result<(), ExitCode> {
+    std::fs::write(path, text).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        ExitCode::from(1)
+    })
+}
+
+fn study_games(
+    rules: &Ruleset,
+    study: &Study,
+) -> Result<(Vec<selfplay::Record>, selfplay::MatchConfig), ExitCode> {
+    let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
+    let cfg = study_config(rules, study, false)?;
+    let bar = progress_bar(selfplay::shard_games(&cfg) as u64, &rules.name);
+    let records = selfplay::play_games(rules, &start, &cfg, &|_| bar.inc(1));
     bar.finish_and_clear();
     if let Some(path) = &study.games_out {
         let mut text = String::new();
@@ -917,10 +980,7 @@ fn study_games(
             text.push_str(&r.moves.join(" "));
             text.push('\n');
         }
-        std::fs::write(path, text).map_err(|e| {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            ExitCode::from(1)
-        })?;
+        write_output(path, &text)?;
     }
     Ok((records, cfg))
 }
@@ -1003,26 +1063,94 @@ fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
 fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
     let ra = load(Some(a))?;
     let rb = load(Some(b))?;
-    let (rec_a, cfg) = study_games(&ra, study)?;
-    let (rec_b, _) = study_games(
-        &rb,
-        &Study {
-            games_out: None,
-            ..study.clone()
-        },
-    )?;
+    let start_a = game_at(&ra, study.position.as_deref(), study.history.as_deref())?;
+    let start_b = game_at(&rb, study.position.as_deref(), study.history.as_deref())?;
+    let cfg = study_config(&ra, study, true)?;
+    // Both rule sets open with A's openings (a ply B refuses is chosen in B from the seed).
+    let openings = selfplay::openings(&ra, &start_a, &cfg);
+    let (shard, shards) = cfg.shard;
+    let indices: Vec<usize> = (0..cfg.games)
+        .filter(|i| i % shards.max(1) == shard.saturating_sub(1))
+        .collect();
+    let bar = progress_bar(
+        2 * indices.len() as u64,
+        &format!("{} and {}", ra.name, rb.name),
+    );
+    let (mut rec_a, mut rec_b) = (Vec::new(), Vec::new());
+    let mut sprt = None;
+    // With --sprt, games are played in batches of whole openings, and the test looks after
+    // each batch; without it, in one batch.
+    let batch = if study.sprt {
+        (2 * cfg.jobs).max(8)
+    } else {
+        indices.len().max(1)
+    };
+    for chunk in indices.chunks(batch) {
+        rec_a.extend(selfplay::play_these(
+            &ra,
+            &start_a,
+            &cfg,
+            &openings,
+            chunk,
+            &|_| bar.inc(1),
+        ));
+        rec_b.extend(selfplay::play_these(
+            &rb,
+            &start_b,
+            &cfg,
+            &openings,
+            chunk,
+            &|_| bar.inc(1),
+        ));
+        if study.sprt {
+            let d = selfplay::paired_differences(&cfg, &rec_a, &rec_b);
+            let (verdict, up, down) =
+                bulwark::search::stats::sprt(&d, study.sprt_delta, 0.05, 0.05);
+            sprt = Some((verdict, study.sprt_delta, up, down));
+            if verdict != bulwark::search::stats::Sprt::Continue {
+                break;
+            }
+        }
+    }
+    bar.finish_and_clear();
     let sa = selfplay::Summary::of(&ra, &cfg, &rec_a);
     let sb = selfplay::Summary::of(&rb, &cfg, &rec_b);
+    let diffs = selfplay::paired_differences(&cfg, &rec_a, &rec_b);
+    let mut cmp = selfplay::Comparison::new((a.to_string(), b.to_string()), sa, sb, &diffs);
+    cmp.sprt = sprt;
+    if let Some(path) = &study.games_out {
+        let mut text = String::new();
+        for (label, recs) in [("A", &rec_a), ("B", &rec_b)] {
+            for r in recs {
+                text.push_str(label);
+                text.push(' ');
+                text.push_str(&r.moves.join(" "));
+                text.push('\n');
+            }
+        }
+        write_output(path, &text)?;
+    }
+    if let Some(dir) = &study.html {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            ExitCode::from(1)
+        })?;
+        write_output(
+            &dir.join("index.html"),
+            &bulwark::search::report::compare_page(&cmp, &rec_a, &rec_b, &cfg),
+        )?;
+    }
     if study.json {
-        outln!("{}", selfplay::compare_json(&sa, &sb));
+        outln!("{}", cmp.to_json());
     } else {
         outln!(
-            "{a} against {b}: {} games each, white {} against black {}",
-            sa.games,
+            "{} games each, white {} against black {} (colours swapped in the second game of each opening of {} plies)",
+            cmp.a.games,
             cfg.white.text(),
-            cfg.black.text()
+            cfg.black.text(),
+            cfg.openings
         );
-        out!("{}", selfplay::compare_text(&sa, &sb));
+        out!("{}", cmp.text());
     }
     Ok(())
 }

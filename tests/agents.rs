@@ -111,12 +111,14 @@ fn values_are_declared_or_estimated_from_mobility() {
 fn config(games: usize, jobs: usize, shard: (usize, usize)) -> MatchConfig {
     MatchConfig {
         games,
-        white: AgentSpec::parse("search:300n").unwrap(),
-        black: AgentSpec::parse("random").unwrap(),
         seed: 42,
         max_turns: 60,
         jobs,
         shard,
+        ..MatchConfig::new(
+            AgentSpec::parse("search:300n").unwrap(),
+            AgentSpec::parse("random").unwrap(),
+        )
     }
 }
 
@@ -207,13 +209,20 @@ fn statistics_intervals_and_significance() {
     b.variant = "B".into();
     b.white = 50;
     b.black = 50;
-    let t = selfplay::compare_text(&a, &b);
+    // White's score falls from 0.9 to 0.5 in every one of 50 paired openings.
+    let cmp = selfplay::Comparison::new(("A".into(), "B".into()), a, b, &[-0.4; 50]);
+    let t = cmp.text();
     let line = |name: &str| t.lines().find(|l| l.starts_with(name)).unwrap().to_string();
     assert!(line("white wins").ends_with('*'), "{t}");
     assert!(!line("mean length").ends_with('*'), "{t}");
+    assert!(line("difference B − A").contains("significant *"), "{t}");
+    let j = cmp.to_json();
+    assert_eq!(j["white_score"]["significant"], true);
+    assert!((j["white_score"]["a"].as_f64().unwrap() - 0.9).abs() < 1e-9);
+    assert!((j["white_score"]["b"].as_f64().unwrap() - 0.5).abs() < 1e-9);
     assert_eq!(
-        selfplay::compare_json(&a, &b)["significant"],
-        serde_json::json!(["white", "black"])
+        j["significant"],
+        serde_json::json!(["white_score", "white wins", "black wins"])
     );
 }
 
@@ -232,12 +241,12 @@ fn search_beats_random_in_95_of_100_games() {
         ] {
             let cfg = MatchConfig {
                 games: 50,
-                white: AgentSpec::parse(white).unwrap(),
-                black: AgentSpec::parse(black).unwrap(),
                 seed: 2026,
-                max_turns: 300,
                 jobs: 2,
-                shard: (1, 1),
+                ..MatchConfig::new(
+                    AgentSpec::parse(white).unwrap(),
+                    AgentSpec::parse(black).unwrap(),
+                )
             };
             let recs = selfplay::play_games(&r, &start, &cfg, &|_| {});
             wins += recs

@@ -5,8 +5,10 @@
 mod alphabeta;
 mod eval;
 mod mcts;
+pub mod report;
 mod rng;
 pub mod selfplay;
+pub mod stats;
 
 use crate::play::{Game, Turn};
 use crate::rules::Ruleset;

@@ -12,16 +12,16 @@ use crate::core::Side;
 use crate::play::Game;
 use crate::rules::Ruleset;
 
-use super::{Agent, AgentSpec, Evaluator, derive};
+use super::{Agent, AgentSpec, Evaluator, derive, stats};
 
 /// What to play.
 #[derive(Debug, Clone)]
 pub struct MatchConfig {
     /// Games in the whole study.
     pub games: usize,
-    /// White's agent.
+    /// White's agent (Black's in the second game of each pair when `paired`).
     pub white: AgentSpec,
-    /// Black's agent.
+    /// Black's agent (White's in the second game of each pair when `paired`).
     pub black: AgentSpec,
     /// The study's seed.
     pub seed: u64,
@@ -32,19 +32,91 @@ pub struct MatchConfig {
     /// This shard (1-based) of how many: the games whose number is `shard - 1` modulo
     /// `shards`.
     pub shard: (usize, usize),
+    /// Random legal plies that open each game (0: none), chosen from the seed per opening.
+    pub openings: u32,
+    /// Games come in pairs (2k, 2k+1) from the same opening, the agents swapping colours in
+    /// the second.
+    pub paired: bool,
+    /// When a game is decided before the rules decide it (`None`: never).
+    pub adjudication: Option<Adjudication>,
 }
+
+impl MatchConfig {
+    /// A study of 100 games between two agents: seed 1, at most 300 turns, one thread, the
+    /// whole study, no openings, unpaired, no adjudication.
+    pub fn new(white: AgentSpec, black: AgentSpec) -> MatchConfig {
+        MatchConfig {
+            games: 100,
+            white,
+            black,
+            seed: 1,
+            max_turns: 300,
+            jobs: 1,
+            shard: (1, 1),
+            openings: 0,
+            paired: false,
+            adjudication: None,
+        }
+    }
+
+    /// The agents of game `index`: (White's, Black's), and whether they are swapped.
+    pub fn agents_of(&self, index: usize) -> (AgentSpec, AgentSpec, bool) {
+        if self.paired && index % 2 == 1 {
+            (self.black, self.white, true)
+        } else {
+            (self.white, self.black, false)
+        }
+    }
+
+    /// The opening game `index` plays (games of a pair share theirs).
+    pub fn opening_of(&self, index: usize) -> usize {
+        if self.paired { index / 2 } else { index }
+    }
+}
+
+/// When a game is decided by adjudication (reported apart from the rules' endings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Adjudication {
+    /// A side whose static evaluation is at least this far ahead …
+    pub margin: i32,
+    /// … for this many turns in a row is declared the winner.
+    pub turns: u32,
+    /// A game with no capture and no change of kind for this many turns is drawn.
+    pub no_progress: u32,
+}
+
+impl Adjudication {
+    /// The defaults for a variant: ahead by the value of its most valuable non-royal kind
+    /// (chess: a queen) for 8 turns in a row; 100 turns without a capture or change of kind.
+    pub fn for_variant(eval: &Evaluator) -> Adjudication {
+        Adjudication {
+            margin: eval.values.iter().copied().max().unwrap_or(0).max(100),
+            turns: 8,
+            no_progress: 100,
+        }
+    }
+}
+
+/// Why a game was adjudicated, as its ending reason begins.
+pub const ADJUDICATED: &str = "adjudicated";
 
 /// One game played.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     /// Its number in the study.
     pub index: usize,
-    /// Its turns in move text.
+    /// Its turns in move text, the opening's included.
     pub moves: Vec<String>,
+    /// How many of them are the opening's random plies.
+    pub opening: usize,
+    /// Whether the agents played swapped colours (the second game of a pair).
+    pub swapped: bool,
     /// `Some(winner)` (a draw is `Some(None)`), or `None` when stopped at the turn limit.
     pub result: Option<Option<Side>>,
     /// Why it ended ("turn limit" when it did not).
     pub reason: String,
+    /// Whether the result is an adjudication's, not the rules'.
+    pub adjudicated: bool,
     /// Sum over its positions of the number of legal turns.
     pub branching: u64,
     /// Per piece kind: turns that moved it, and pieces it captured.
@@ -53,30 +125,105 @@ pub struct Record {
     pub captured: Vec<u64>,
 }
 
-/// Plays one game of the study from `start`.
+impl Record {
+    /// White's score: 1 for a win, ½ for a draw or an unfinished game, 0 for a loss.
+    pub fn white_score(&self) -> f64 {
+        match self.result {
+            Some(Some(Side::White)) => 1.0,
+            Some(Some(Side::Black)) => 0.0,
+            _ => 0.5,
+        }
+    }
+}
+
+/// The openings of a study from its start, one per opening number: `cfg.openings` random
+/// legal plies each, in move text (shorter where the game ends first). A comparison plays
+/// rule set A's openings in both rule sets.
+pub fn openings(rules: &Ruleset, start: &Game<'_>, cfg: &MatchConfig) -> Vec<Vec<String>> {
+    let count = if cfg.paired {
+        cfg.games.div_ceil(2)
+    } else {
+        cfg.games
+    };
+    (0..count)
+        .map(|n| {
+            let mut game = start.clone();
+            let mut rng = super::Rng::new(derive(cfg.seed ^ OPENING_SALT, n as u64));
+            let mut moves = Vec::new();
+            for _ in 0..cfg.openings {
+                let Ok(turns) = game.legal_turns() else { break };
+                if turns.is_empty() {
+                    break;
+                }
+                let t = &turns[rng.below(turns.len())];
+                moves.push(crate::text::turn_text(rules, t));
+                game.play(t);
+            }
+            moves
+        })
+        .collect()
+}
+
+/// Mixed into the seed of the openings, so that they do not follow the agents' numbers.
+const OPENING_SALT: u64 = 0x6f70_656e_696e_6773;
+
+/// Plays one game of the study from `start`, opening with `opening` (move text; a ply that is
+/// not legal here, in a rule set other than the one the opening came from, and every ply after
+/// it, is chosen at random from the same seed instead).
 pub fn play_game(
     rules: &Ruleset,
     start: &Game<'_>,
     eval: &Evaluator,
     cfg: &MatchConfig,
     index: usize,
+    opening: &[String],
 ) -> Record {
     let mut game = start.clone();
+    let (white, black, swapped) = cfg.agents_of(index);
     let mut agents = [
-        Agent::with_eval(cfg.white, eval, derive(cfg.seed, 2 * index as u64)),
-        Agent::with_eval(cfg.black, eval, derive(cfg.seed, 2 * index as u64 + 1)),
+        Agent::with_eval(white, eval, derive(cfg.seed, 2 * index as u64)),
+        Agent::with_eval(black, eval, derive(cfg.seed, 2 * index as u64 + 1)),
     ];
     let kinds = rules.pieces.len();
     let mut rec = Record {
         index,
         moves: Vec::new(),
+        opening: 0,
+        swapped,
         result: None,
         reason: "turn limit".into(),
+        adjudicated: false,
         branching: 0,
         moved: vec![0; kinds],
         captured: vec![0; kinds],
     };
-    for _ in 0..cfg.max_turns {
+    let mut rng = super::Rng::new(derive(
+        cfg.seed ^ OPENING_SALT,
+        cfg.opening_of(index) as u64,
+    ));
+    let mut own_opening = false;
+    for text in opening {
+        if game.outcome().is_some() {
+            break;
+        }
+        let turn = match crate::text::parse_turn(&mut game, text) {
+            Ok(t) if !own_opening => t,
+            _ => {
+                own_opening = true;
+                match game.legal_turns() {
+                    Ok(turns) if !turns.is_empty() => turns[rng.below(turns.len())].clone(),
+                    _ => break,
+                }
+            }
+        };
+        rec.branching += game.count_turns() as u64;
+        rec.moves.push(crate::text::turn_text(rules, &turn));
+        game.play(&turn);
+        rec.opening += 1;
+    }
+    let mut judge = eval.clone();
+    let (mut ahead, mut ahead_side, mut quiet) = (0u32, None, 0u32);
+    for _ in rec.opening..cfg.max_turns as usize {
         if let Some(o) = game.outcome() {
             rec.result = Some(o.winner);
             rec.reason = o.reason.text(rules);
@@ -91,8 +238,57 @@ pub fn play_game(
             rec.moved[k.index()] += 1;
             rec.captured[k.index()] += turn.captures.len() as u64;
         }
+        let progress = !turn.captures.is_empty() || turn.promote.is_some();
         rec.moves.push(crate::text::turn_text(rules, &turn));
         game.play(&turn);
+        let Some(adj) = cfg.adjudication else {
+            continue;
+        };
+        if game.outcome().is_some() {
+            continue;
+        }
+        // The evaluation from White's side: who is ahead, and for how long.
+        let e = judge.eval(rules, game.pos());
+        let white_view = if game.pos().side == Side::White {
+            e
+        } else {
+            -e
+        };
+        let leader = if white_view >= adj.margin {
+            Some(Side::White)
+        } else if white_view <= -adj.margin {
+            Some(Side::Black)
+        } else {
+            None
+        };
+        ahead = if leader.is_some() && leader == ahead_side {
+            ahead + 1
+        } else {
+            u32::from(leader.is_some())
+        };
+        ahead_side = leader;
+        quiet = if progress { 0 } else { quiet + 1 };
+        if let Some(w) = ahead_side
+            && ahead >= adj.turns
+        {
+            rec.result = Some(Some(w));
+            rec.reason = format!(
+                "{ADJUDICATED}: ahead by at least {:.2} for {} turns",
+                f64::from(adj.margin) / 100.0,
+                adj.turns
+            );
+            rec.adjudicated = true;
+            return rec;
+        }
+        if quiet >= adj.no_progress {
+            rec.result = Some(None);
+            rec.reason = format!(
+                "{ADJUDICATED}: drawn, no capture or change of kind for {} turns",
+                adj.no_progress
+            );
+            rec.adjudicated = true;
+            return rec;
+        }
     }
     if let Some(o) = game.outcome() {
         rec.result = Some(o.winner);
@@ -101,22 +297,38 @@ pub fn play_game(
     rec
 }
 
-/// Plays the games of this shard, `cfg.jobs` at a time; `progress` is called after each
-/// game. The records are in game order, the same whatever the number of jobs.
+/// Plays the games of this shard, `cfg.jobs` at a time, each from its opening (see
+/// [`openings`]); `progress` is called after each game. The records are in game order, the
+/// same whatever the number of jobs.
 pub fn play_games(
     rules: &Ruleset,
     start: &Game<'_>,
     cfg: &MatchConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Record> {
-    let eval = Evaluator::new(rules);
     let (shard, shards) = cfg.shard;
     let indices: Vec<usize> = (0..cfg.games)
         .filter(|i| i % shards.max(1) == shard.saturating_sub(1))
         .collect();
+    let openings = openings(rules, start, cfg);
+    play_these(rules, start, cfg, &openings, &indices, progress)
+}
+
+/// Plays the games of these numbers from the given openings (indexed by opening number).
+pub fn play_these(
+    rules: &Ruleset,
+    start: &Game<'_>,
+    cfg: &MatchConfig,
+    openings: &[Vec<String>],
+    indices: &[usize],
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Record> {
+    let eval = Evaluator::new(rules);
     let done = AtomicUsize::new(0);
-    let mut records = play_indices(&indices, cfg.jobs, &|i| {
-        let r = play_game(rules, start, &eval, cfg, i);
+    let none = Vec::new();
+    let mut records = play_indices(indices, cfg.jobs, &|i| {
+        let opening = openings.get(cfg.opening_of(i)).unwrap_or(&none);
+        let r = play_game(rules, start, &eval, cfg, i, opening);
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
         r
     });
@@ -180,6 +392,8 @@ pub struct Summary {
     pub draws: u64,
     /// Games stopped at the turn limit.
     pub unfinished: u64,
+    /// Games decided by adjudication (counted in `white`, `black` or `draws` too).
+    pub adjudicated: u64,
     /// Sum of game lengths (turns) and of their squares.
     pub length: (u64, u64),
     /// Shortest and longest game.
@@ -188,6 +402,9 @@ pub struct Summary {
     pub branching: (u64, u64),
     /// Per piece kind (by name): turns that moved it, pieces it captured.
     pub pieces: BTreeMap<String, (u64, u64)>,
+    /// Per piece kind (by name): its share of each game's turns in millionths, summed over
+    /// games, and the sum of their squares (for tests with the game as the unit).
+    pub shares: BTreeMap<String, (u64, u64)>,
     /// How games ended, by reason.
     pub reasons: BTreeMap<String, u64>,
 }
@@ -203,6 +420,7 @@ impl Summary {
         };
         for p in &rules.pieces {
             s.pieces.insert(p.name.clone(), (0, 0));
+            s.shares.insert(p.name.clone(), (0, 0));
         }
         for r in records {
             s.games += 1;
@@ -218,10 +436,16 @@ impl Summary {
             s.length_range = (s.length_range.0.min(n), s.length_range.1.max(n));
             s.branching.0 += n;
             s.branching.1 += r.branching;
+            s.adjudicated += u64::from(r.adjudicated);
+            let moved: u64 = r.moved.iter().sum();
             for (k, p) in rules.pieces.iter().enumerate() {
                 let e = s.pieces.entry(p.name.clone()).or_default();
                 e.0 += r.moved[k];
                 e.1 += r.captured[k];
+                let ppm = r.moved[k] * 1_000_000 / moved.max(1);
+                let e = s.shares.entry(p.name.clone()).or_default();
+                e.0 += ppm;
+                e.1 += ppm * ppm;
             }
             *s.reasons.entry(r.reason.clone()).or_default() += 1;
         }
@@ -254,6 +478,7 @@ impl Summary {
         t.black = add(t.black, o.black)?;
         t.draws = add(t.draws, o.draws)?;
         t.unfinished = add(t.unfinished, o.unfinished)?;
+        t.adjudicated = add(t.adjudicated, o.adjudicated)?;
         t.length.0 = add(t.length.0, o.length.0)?;
         t.length.1 = add(t.length.1, o.length.1)?;
         if o.games > 0 {
@@ -266,6 +491,11 @@ impl Summary {
         t.branching.1 = add(t.branching.1, o.branching.1)?;
         for (k, v) in &o.pieces {
             let e = t.pieces.entry(k.clone()).or_default();
+            e.0 = add(e.0, v.0)?;
+            e.1 = add(e.1, v.1)?;
+        }
+        for (k, v) in &o.shares {
+            let e = t.shares.entry(k.clone()).or_default();
             e.0 = add(e.0, v.0)?;
             e.1 = add(e.1, v.1)?;
         }
@@ -297,6 +527,13 @@ impl Summary {
             .reasons
             .values()
             .try_fold(0u64, |a, b| a.checked_add(*b));
+        if self.adjudicated > self.games - self.unfinished {
+            return Err(format!(
+                "{} adjudicated games, but only {} finished",
+                self.adjudicated,
+                self.games - self.unfinished
+            ));
+        }
         if !self.reasons.is_empty() && reasons != Some(self.games) {
             return Err(format!(
                 "the ending reasons count {} games, not {}",
@@ -317,6 +554,25 @@ impl Summary {
             }
         }
         Ok(())
+    }
+
+    /// White's score per game (a win 1, a draw or an unfinished game ½) with its 95%
+    /// interval, the game as the unit.
+    pub fn white_score(&self) -> (f64, f64, f64) {
+        let n = self.games as f64;
+        if self.games == 0 {
+            return (0.5, 0.0, 1.0);
+        }
+        let halves = self.draws + self.unfinished;
+        let mean = (self.white as f64 + 0.5 * halves as f64) / n;
+        let sq = (self.white as f64 + 0.25 * halves as f64) / n;
+        let var = if self.games > 1 {
+            (sq - mean * mean).max(0.0) * n / (n - 1.0)
+        } else {
+            0.25
+        };
+        let half = super::stats::t975(self.games.saturating_sub(1)) * (var / n).sqrt();
+        (mean, (mean - half).max(0.0), (mean + half).min(1.0))
     }
 
     /// Mean game length.
@@ -341,19 +597,24 @@ impl Summary {
             .pieces
             .iter()
             .map(|(k, v)| {
+                let sh = self.shares.get(k).copied().unwrap_or((0, 0));
                 (
                     k.clone(),
                     json!({"moved": v.0, "captured": v.1,
-                           "share": v.0 as f64 / total_moves.max(1) as f64}),
+                           "share": v.0 as f64 / total_moves.max(1) as f64,
+                           "game_share_ppm": {"sum": sh.0, "sum_sq": sh.1}}),
                 )
             })
             .collect();
+        let (score, low, high) = self.white_score();
         json!({
             "games": self.games,
             "white": self.white,
             "black": self.black,
             "draws": self.draws,
             "unfinished": self.unfinished,
+            "adjudicated": self.adjudicated,
+            "white_score": {"score": score, "low": low, "high": high},
             "variant": self.variant,
             "agents": {"white": self.agents.0, "black": self.agents.1},
             "rates": {
@@ -399,6 +660,8 @@ impl Summary {
             black: n(&["black"])?,
             draws: n(&["draws"])?,
             unfinished: n(&["unfinished"])?,
+            // Results written before adjudication existed have none.
+            adjudicated: n(&["adjudicated"]).unwrap_or(0),
             length: (n(&["length", "sum"])?, n(&["length", "sum_sq"])?),
             length_range: (n(&["length", "min"])?, n(&["length", "max"])?),
             branching: (n(&["branching", "positions"])?, n(&["branching", "sum"])?),
@@ -409,6 +672,13 @@ impl Summary {
                 let moved = e.get("moved").and_then(Value::as_u64).unwrap_or(0);
                 let cap = e.get("captured").and_then(Value::as_u64).unwrap_or(0);
                 s.pieces.insert(k.clone(), (moved, cap));
+                let sh = e.get("game_share_ppm");
+                let get = |f: &str| {
+                    sh.and_then(|x| x.get(f))
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0)
+                };
+                s.shares.insert(k.clone(), (get("sum"), get("sum_sq")));
             }
         }
         if let Some(r) = v.get("reasons").and_then(Value::as_object) {
@@ -439,6 +709,16 @@ impl Summary {
         out.push_str(&format!("  black wins  {}\n", pct(self.black)));
         out.push_str(&format!("  draws       {}\n", pct(self.draws)));
         out.push_str(&format!("  unfinished  {}\n", pct(self.unfinished)));
+        if self.adjudicated > 0 {
+            out.push_str(&format!(
+                "  adjudicated {}   (counted among the wins and draws above)\n",
+                pct(self.adjudicated)
+            ));
+        }
+        let (score, lo, hi) = self.white_score();
+        out.push_str(&format!(
+            "  white's score {score:.3} (95%: {lo:.3}–{hi:.3}; a draw or an unfinished game counts ½)\n"
+        ));
         out.push_str(&format!(
             "  length: mean {:.1} turns (shortest {}, longest {})\n",
             self.mean_length(),
@@ -453,7 +733,7 @@ impl Summary {
         out.push_str("  pieces (turns moved, share, pieces captured):\n");
         for (k, v) in &self.pieces {
             out.push_str(&format!(
-                "    {k:<14} {:>7} {:5.1}% {:>6}\n",
+                "    {k:<16} {:>7} {:5.1}% {:>6}\n",
                 v.0,
                 100.0 * v.0 as f64 / total.max(1) as f64,
                 v.1
@@ -483,127 +763,242 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 
 /// Whether two proportions differ at the 5% level (two-proportion z-test).
 pub fn proportions_differ(k1: u64, n1: u64, k2: u64, n2: u64) -> bool {
-    if n1 == 0 || n2 == 0 {
-        return false;
-    }
-    let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
-    let p = (k1 + k2) as f64 / (n1 + n2) as f64;
-    let se = (p * (1.0 - p) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
-    se > 0.0 && ((p1 - p2) / se).abs() > 1.96
+    stats::proportions_p(k1, n1, k2, n2) < 0.05
 }
 
 /// Whether two means differ at the 5% level (Welch's test, normal approximation), from
 /// counts, sums and sums of squares.
 pub fn means_differ(a: (u64, u64, u64), b: (u64, u64, u64)) -> bool {
-    let stat = |(n, s, sq): (u64, u64, u64)| {
-        let n = n as f64;
-        let mean = s as f64 / n.max(1.0);
-        let var = if n > 1.0 {
-            ((sq as f64) - n * mean * mean) / (n - 1.0)
-        } else {
-            0.0
+    let f = |(n, s, q): (u64, u64, u64)| (n, s as f64, q as f64);
+    stats::means_p(f(a), f(b)) < 0.05
+}
+
+/// One secondary comparison: a figure of each rule set and the p-value of their difference,
+/// the game as the unit; `significant` after Holm's correction over all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Secondary {
+    /// What is compared.
+    pub name: String,
+    /// Rule set A's figure.
+    pub a: f64,
+    /// Rule set B's figure.
+    pub b: f64,
+    /// The uncorrected p-value.
+    pub p: f64,
+    /// Significant at 5% after the correction for the number of comparisons.
+    pub significant: bool,
+}
+
+/// Two rule sets' studies compared: White's score and its difference over paired openings,
+/// then the secondary figures.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// Rule set A's sums.
+    pub a: Summary,
+    /// Rule set B's sums.
+    pub b: Summary,
+    /// How A and B were named on the command line.
+    pub names: (String, String),
+    /// B's White score minus A's, per opening (or per game when unpaired).
+    pub score: stats::Difference,
+    /// Results, lengths, piece use and endings.
+    pub secondary: Vec<Secondary>,
+    /// The sequential test's verdict and its two log likelihood ratios, when it was run.
+    pub sprt: Option<(stats::Sprt, f64, f64, f64)>,
+}
+
+/// The per-opening differences of White's score, B minus A, over the openings both played.
+pub fn paired_differences(cfg: &MatchConfig, a: &[Record], b: &[Record]) -> Vec<f64> {
+    let by_unit = |recs: &[Record]| {
+        let mut m: BTreeMap<usize, (f64, u32)> = BTreeMap::new();
+        for r in recs {
+            let e = m.entry(cfg.opening_of(r.index)).or_default();
+            e.0 += r.white_score();
+            e.1 += 1;
+        }
+        m
+    };
+    let (ua, ub) = (by_unit(a), by_unit(b));
+    ua.iter()
+        .filter_map(|(k, &(sa, na))| {
+            ub.get(k)
+                .map(|&(sb, nb)| sb / f64::from(nb) - sa / f64::from(na))
+        })
+        .collect()
+}
+
+impl Comparison {
+    /// Compares two studies played with the same configuration and openings.
+    pub fn new(names: (String, String), a: Summary, b: Summary, differences: &[f64]) -> Comparison {
+        let mut secondary = Vec::new();
+        let mut prop = |name: String, ka: u64, kb: u64| {
+            secondary.push(Secondary {
+                name,
+                a: ka as f64 / a.games.max(1) as f64,
+                b: kb as f64 / b.games.max(1) as f64,
+                p: stats::proportions_p(ka, a.games, kb, b.games),
+                significant: false,
+            });
         };
-        (n, mean, var.max(0.0))
-    };
-    let (n1, m1, v1) = stat(a);
-    let (n2, m2, v2) = stat(b);
-    if n1 < 2.0 || n2 < 2.0 {
-        return false;
-    }
-    let se = (v1 / n1 + v2 / n2).sqrt();
-    se > 0.0 && ((m1 - m2) / se).abs() > 1.96
-}
-
-/// Two studies side by side, with `*` on the differences significant at the 5% level.
-pub fn compare_text(a: &Summary, b: &Summary) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{:<28} {:>22} {:>22}\n",
-        "",
-        truncate(&a.variant, 22),
-        truncate(&b.variant, 22)
-    ));
-    let mark = |d: bool| if d { " *" } else { "" };
-    let row = |out: &mut String, name: &str, ka: u64, kb: u64| {
-        let d = proportions_differ(ka, a.games, kb, b.games);
-        out.push_str(&format!(
-            "{:<28} {:>21.1}% {:>21.1}%{}\n",
-            name,
-            100.0 * ka as f64 / a.games.max(1) as f64,
-            100.0 * kb as f64 / b.games.max(1) as f64,
-            mark(d)
-        ));
-    };
-    row(&mut out, "white wins", a.white, b.white);
-    row(&mut out, "black wins", a.black, b.black);
-    row(&mut out, "draws", a.draws, b.draws);
-    row(&mut out, "unfinished", a.unfinished, b.unfinished);
-    let d = means_differ(
-        (a.games, a.length.0, a.length.1),
-        (b.games, b.length.0, b.length.1),
-    );
-    out.push_str(&format!(
-        "{:<28} {:>22.1} {:>22.1}{}\n",
-        "mean length (turns)",
-        a.mean_length(),
-        b.mean_length(),
-        mark(d)
-    ));
-    out.push_str(&format!(
-        "{:<28} {:>22.1} {:>22.1}\n",
-        "legal turns per position",
-        a.mean_branching(),
-        b.mean_branching()
-    ));
-    let ta: u64 = a.pieces.values().map(|v| v.0).sum();
-    let tb: u64 = b.pieces.values().map(|v| v.0).sum();
-    let names: std::collections::BTreeSet<&String> =
-        a.pieces.keys().chain(b.pieces.keys()).collect();
-    for k in names {
-        let va = a.pieces.get(k).copied().unwrap_or((0, 0));
-        let vb = b.pieces.get(k).copied().unwrap_or((0, 0));
-        let d = proportions_differ(va.0, ta, vb.0, tb);
-        out.push_str(&format!(
-            "{:<28} {:>21.1}% {:>21.1}%{}\n",
-            format!("share of turns: {}", truncate(k, 12)),
-            100.0 * va.0 as f64 / ta.max(1) as f64,
-            100.0 * vb.0 as f64 / tb.max(1) as f64,
-            mark(d)
-        ));
-    }
-    let reasons: std::collections::BTreeSet<&String> =
-        a.reasons.keys().chain(b.reasons.keys()).collect();
-    for k in reasons {
-        let ka = a.reasons.get(k).copied().unwrap_or(0);
-        let kb = b.reasons.get(k).copied().unwrap_or(0);
-        row(&mut out, &format!("ended: {}", truncate(k, 20)), ka, kb);
-    }
-    out.push_str("* the difference is significant at the 5% level\n");
-    out
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
-}
-
-/// Both studies as one JSON value: `{"a": …, "b": …, "significant": [names]}`.
-pub fn compare_json(a: &Summary, b: &Summary) -> Value {
-    let mut sig = Vec::new();
-    for (name, ka, kb) in [
-        ("white", a.white, b.white),
-        ("black", a.black, b.black),
-        ("draws", a.draws, b.draws),
-        ("unfinished", a.unfinished, b.unfinished),
-    ] {
-        if proportions_differ(ka, a.games, kb, b.games) {
-            sig.push(name.to_string());
+        prop("white wins".into(), a.white, b.white);
+        prop("black wins".into(), a.black, b.black);
+        prop("draws".into(), a.draws, b.draws);
+        prop("unfinished".into(), a.unfinished, b.unfinished);
+        prop("adjudicated".into(), a.adjudicated, b.adjudicated);
+        let reasons: std::collections::BTreeSet<&String> =
+            a.reasons.keys().chain(b.reasons.keys()).collect();
+        for k in reasons {
+            let ka = a.reasons.get(k).copied().unwrap_or(0);
+            let kb = b.reasons.get(k).copied().unwrap_or(0);
+            prop(format!("ended: {k}"), ka, kb);
+        }
+        let f = |(n, s, q): (u64, u64, u64)| (n, s as f64, q as f64);
+        secondary.push(Secondary {
+            name: "mean length (turns)".into(),
+            a: a.mean_length(),
+            b: b.mean_length(),
+            p: stats::means_p(
+                f((a.games, a.length.0, a.length.1)),
+                f((b.games, b.length.0, b.length.1)),
+            ),
+            significant: false,
+        });
+        let names_of: std::collections::BTreeSet<&String> =
+            a.shares.keys().chain(b.shares.keys()).collect();
+        for k in names_of {
+            let sa = a.shares.get(k).copied().unwrap_or((0, 0));
+            let sb = b.shares.get(k).copied().unwrap_or((0, 0));
+            secondary.push(Secondary {
+                name: format!("share of turns: {k}"),
+                a: sa.0 as f64 / 1e6 / a.games.max(1) as f64,
+                b: sb.0 as f64 / 1e6 / b.games.max(1) as f64,
+                p: stats::means_p(f((a.games, sa.0, sa.1)), f((b.games, sb.0, sb.1))),
+                significant: false,
+            });
+        }
+        let ps: Vec<f64> = secondary.iter().map(|s| s.p).collect();
+        for (s, sig) in secondary.iter_mut().zip(stats::holm(&ps, 0.05)) {
+            s.significant = sig;
+        }
+        Comparison {
+            a,
+            b,
+            names,
+            score: stats::Difference::of(differences),
+            secondary,
+            sprt: None,
         }
     }
-    if means_differ(
-        (a.games, a.length.0, a.length.1),
-        (b.games, b.length.0, b.length.1),
-    ) {
-        sig.push("length".into());
+
+    /// The JSON form (`white_score` as the specification writes it, then the rest).
+    pub fn to_json(&self) -> Value {
+        let (sa, sb) = (self.a.white_score().0, self.b.white_score().0);
+        let secondary: Vec<Value> = self
+            .secondary
+            .iter()
+            .map(|s| json!({"name": s.name, "a": s.a, "b": s.b, "p": s.p, "significant": s.significant}))
+            .collect();
+        let mut significant: Vec<String> = Vec::new();
+        if self.score.significant() {
+            significant.push("white_score".into());
+        }
+        significant.extend(
+            self.secondary
+                .iter()
+                .filter(|s| s.significant)
+                .map(|s| s.name.clone()),
+        );
+        json!({
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "names": {"a": self.names.0, "b": self.names.1},
+            "white_score": {
+                "a": sa,
+                "b": sb,
+                "difference": self.score.mean,
+                "low": self.score.low,
+                "high": self.score.high,
+                "significant": self.score.significant(),
+                "units": self.score.n,
+            },
+            "secondary": secondary,
+            "significant": significant,
+            "sprt": self.sprt.map(|(v, delta, up, down)| json!({
+                "verdict": match v {
+                    stats::Sprt::Continue => "undecided",
+                    stats::Sprt::Different => "different",
+                    stats::Sprt::Same => "same",
+                },
+                "delta": delta,
+                "llr_up": up,
+                "llr_down": down,
+            })),
+        })
     }
-    json!({"a": a.to_json(), "b": b.to_json(), "significant": sig})
+
+    /// The report for a terminal: names in full, `*` on what is significant.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let (sa, la, ha) = self.a.white_score();
+        let (sb, lb, hb) = self.b.white_score();
+        out.push_str(&format!("A: {} ({})\n", self.names.0, self.a.variant));
+        out.push_str(&format!("B: {} ({})\n", self.names.1, self.b.variant));
+        out.push_str(&format!(
+            "White's score: A {sa:.3} (95%: {la:.3}–{ha:.3}), B {sb:.3} (95%: {lb:.3}–{hb:.3})\n"
+        ));
+        out.push_str(&format!(
+            "difference B − A: {:+.3} (95%: {:+.3} to {:+.3}) over {} paired units{}\n",
+            self.score.mean,
+            self.score.low,
+            self.score.high,
+            self.score.n,
+            if self.score.significant() {
+                ": significant *"
+            } else {
+                ": not significant"
+            }
+        ));
+        if let Some((v, delta, _, _)) = self.sprt {
+            out.push_str(&match v {
+                stats::Sprt::Different => {
+                    format!("sequential test: stopped, the scores differ by {delta} or more\n")
+                }
+                stats::Sprt::Same => {
+                    format!("sequential test: stopped, the scores differ by less than {delta}\n")
+                }
+                stats::Sprt::Continue => {
+                    "sequential test: undecided when the games ran out\n".to_string()
+                }
+            });
+        }
+        let width = self
+            .secondary
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(10)
+            .max(10);
+        out.push_str(&format!(
+            "{:<width$} {:>10} {:>10} {:>8}\n",
+            "", "A", "B", "p"
+        ));
+        for s in &self.secondary {
+            let (fa, fb) = if s.name.starts_with("mean length") {
+                (format!("{:.1}", s.a), format!("{:.1}", s.b))
+            } else {
+                (
+                    format!("{:.1}%", 100.0 * s.a),
+                    format!("{:.1}%", 100.0 * s.b),
+                )
+            };
+            out.push_str(&format!(
+                "{:<width$} {fa:>10} {fb:>10} {:>8.4}{}\n",
+                s.name,
+                s.p,
+                if s.significant { " *" } else { "" }
+            ));
+        }
+        out.push_str("* significant at 5%: White's score by its interval over paired openings; the rest with the game as the unit, Holm-corrected for the number of comparisons\n");
+        out
+    }
 }
