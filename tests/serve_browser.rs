@@ -1,7 +1,8 @@
 //! The web board in a real headless Chromium, driven through WebDriver (chromedriver): open the
 //! page, click a piece and check the marks drawn, play turns by clicking (a move, and a Bollwerk
 //! 178 turn that places a stone), let the computer move, undo, break the variant text and see
-//! the diagnostic, then tweak it and see the diagram change.
+//! the diagnostic, then tweak it and see the diagram change. And `compare --html`'s report page,
+//! opened from disk.
 //!
 //! `.ci/run` installs Debian's `chromium` and `chromium-driver`. Without them the test says so
 //! and passes, except under CI (`CI` set), where a missing browser is a failure. With
@@ -380,4 +381,114 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     }
     wait_history(c, 1).await;
     assert_eq!(history(c).await, [text]);
+}
+
+/// `compare --html`: the report page in Chromium, as a designer opens it from disk. Both rule
+/// sets' score lines with their bands, both length histograms and the piece bars are drawn, the
+/// verdict reads as the JSON says, and the page fits a wide and a narrow window.
+#[test]
+fn the_compare_report_in_chromium() {
+    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium and chromium-driver (see .ci/run)"
+        );
+        eprintln!("skipped: {CHROMIUM} or {CHROMEDRIVER} is not installed");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-report");
+    let _ = std::fs::remove_dir_all(&dir);
+    let tweak = format!(
+        "{}/tests/variants/controls/chess-no-white-queen.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_bulwark"))
+        .args([
+            "compare", "chess", &tweak, "--games", "6", "--json", "--html",
+        ])
+        .arg(&dir)
+        .args(["--white", "search:300n", "--black", "search:300n"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    let url = format!("file://{}", dir.join("index.html").display());
+    let (_driver, webdriver) = chromedriver();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let outcome = runtime.block_on(async {
+        let c = browser(&webdriver).await;
+        let driven = c.clone();
+        let outcome = tokio::spawn(async move { report(&driven, &url, &json).await }).await;
+        let _ = c.close().await;
+        outcome
+    });
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+async fn report(c: &Client, url: &str, json: &Value) {
+    c.goto(url).await.unwrap();
+    until(c, "the page", "return document.readyState === 'complete';").await;
+    // One point per game on each score line, and a band around each.
+    let points = eval(
+        c,
+        "return ['a','b'].map(s => document.querySelector('.score-' + s).getAttribute('points').trim().split(' ').length);",
+    )
+    .await;
+    assert_eq!(points, json!([6, 6]));
+    assert_eq!(
+        eval(
+            c,
+            "return document.querySelectorAll('#score-chart polygon').length;"
+        )
+        .await,
+        json!(2)
+    );
+    for id in ["lengths-a", "lengths-b"] {
+        let bars = eval(
+            c,
+            &format!("return document.querySelectorAll('#{id} rect.bar').length;"),
+        )
+        .await;
+        assert_eq!(bars, json!(20), "{id}");
+    }
+    let pieces = eval(
+        c,
+        "return document.querySelectorAll('#pieces-chart rect.piece-bar').length;",
+    )
+    .await;
+    assert_eq!(pieces, json!(12), "two bars for each of chess's six kinds");
+    let verdict = text_of(c, Locator::Id("verdict")).await;
+    let significant = json["white_score"]["significant"].as_bool().unwrap();
+    assert_eq!(
+        verdict,
+        if significant {
+            "significant"
+        } else {
+            "not significant"
+        }
+    );
+    // Never wider than the window, wide or narrow.
+    for width in [1400, 800] {
+        c.set_window_size(width, 1000).await.unwrap();
+        let fits = eval(
+            c,
+            "return document.documentElement.scrollWidth <= window.innerWidth;",
+        )
+        .await;
+        assert_eq!(
+            fits,
+            json!(true),
+            "the page is wider than a {width} px window"
+        );
+    }
 }

@@ -251,6 +251,11 @@ impl Evaluator {
         }
     }
 
+    /// Both sides' non-royal material in the start position.
+    pub fn start_material(&self) -> i32 {
+        self.start_material
+    }
+
     /// The value of a piece kind.
     pub fn value(&self, k: PieceKindId) -> i32 {
         self.values.get(k.index()).copied().unwrap_or(0)

@@ -87,10 +87,12 @@ pub struct Adjudication {
 
 impl Adjudication {
     /// The defaults for a variant: ahead by the value of its most valuable non-royal kind
-    /// (chess: a queen) for 8 turns in a row; 100 turns without a capture or change of kind.
+    /// (chess: a queen), or by a quarter of a side's starting material where that is more,
+    /// for 8 turns in a row; 100 turns without a capture or change of kind.
     pub fn for_variant(eval: &Evaluator) -> Adjudication {
+        let top = eval.values.iter().copied().max().unwrap_or(0);
         Adjudication {
-            margin: eval.values.iter().copied().max().unwrap_or(0).max(100),
+            margin: top.max(eval.start_material() / 8).max(100),
             turns: 8,
             no_progress: 100,
         }
