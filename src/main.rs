@@ -253,6 +253,10 @@ struct Study {
     /// `compare --sprt`: the difference in White's score it looks for.
     #[arg(long, default_value_t = 0.1)]
     sprt_delta: f64,
+    /// Write every game as PGN (Variant, FEN and Result tags; moves in SAN), for games
+    /// without stones.
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
     /// `compare`: write a report page, DIR/index.html.
     #[arg(long)]
     html: Option<std::path::PathBuf>,
@@ -965,10 +969,56 @@ fn write_output(path: &std::path::Path, text: &str) -> Result<(), ExitCode> {
     })
 }
 
+/// Refuses `--pgn` for a variant whose turns place stones (they have no SAN).
+fn pgn_possible(rules: &Ruleset, study: &Study) -> Result<(), ExitCode> {
+    if study.pgn.is_some() && !rules.stones.is_empty() {
+        eprintln!(
+            "error: --pgn: {}'s turns place stones, which PGN cannot write; --games-out writes its games in move text",
+            rules.name
+        );
+        return Err(ExitCode::from(1));
+    }
+    Ok(())
+}
+
+/// The PGN of a set of games (those a turn of which has no SAN are left out, said on stderr).
+fn pgn_text(
+    start: &bulwark::play::Game<'_>,
+    records: &[selfplay::Record],
+    variant: &str,
+    event: &str,
+    cfg: &selfplay::MatchConfig,
+) -> String {
+    let (w, b) = (cfg.white.text(), cfg.black.text());
+    let mut text = String::new();
+    for r in records {
+        match bulwark::search::pgn::pgn(start, r, variant, event, (&w, &b)) {
+            Some(p) => text.push_str(&p),
+            None => eprintln!(
+                "note: game {} has a turn without SAN; it is not in the PGN",
+                r.index + 1
+            ),
+        }
+    }
+    text
+}
+
+/// The `Variant` tag for a variant named on the command line: a bundled name as it is, a
+/// file by its game's name.
+fn pgn_variant(arg: &str, rules: &Ruleset) -> String {
+    if bulwark::BUNDLED.iter().any(|(n, _)| *n == arg) {
+        arg.to_string()
+    } else {
+        rules.name.clone()
+    }
+}
+
 fn study_games(
     rules: &Ruleset,
+    variant_arg: &str,
     study: &Study,
 ) -> Result<(Vec<selfplay::Record>, selfplay::MatchConfig), ExitCode> {
+    pgn_possible(rules, study)?;
     let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
     let cfg = study_config(rules, study, false)?;
     let bar = progress_bar(selfplay::shard_games(&cfg) as u64, &rules.name);
@@ -982,13 +1032,20 @@ fn study_games(
         }
         write_output(path, &text)?;
     }
+    if let Some(path) = &study.pgn {
+        let name = pgn_variant(variant_arg, rules);
+        write_output(
+            path,
+            &pgn_text(&start, &records, &name, "bulwark match", &cfg),
+        )?;
+    }
     Ok((records, cfg))
 }
 
 /// `bulwark match`.
 fn run_match(variant: Option<String>, study: &Study) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let (records, cfg) = study_games(&rules, study)?;
+    let (records, cfg) = study_games(&rules, variant.as_deref().unwrap_or("bollwerk178"), study)?;
     let summary = selfplay::Summary::of(&rules, &cfg, &records);
     if study.json {
         outln!("{}", summary.to_json());
@@ -1063,6 +1120,8 @@ fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
 fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
     let ra = load(Some(a))?;
     let rb = load(Some(b))?;
+    pgn_possible(&ra, study)?;
+    pgn_possible(&rb, study)?;
     let start_a = game_at(&ra, study.position.as_deref(), study.history.as_deref())?;
     let start_b = game_at(&rb, study.position.as_deref(), study.history.as_deref())?;
     let cfg = study_config(&ra, study, true)?;
@@ -1128,6 +1187,23 @@ fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
                 text.push('\n');
             }
         }
+        write_output(path, &text)?;
+    }
+    if let Some(path) = &study.pgn {
+        let mut text = pgn_text(
+            &start_a,
+            &rec_a,
+            &pgn_variant(a, &ra),
+            &format!("A: {a}"),
+            &cfg,
+        );
+        text.push_str(&pgn_text(
+            &start_b,
+            &rec_b,
+            &pgn_variant(b, &rb),
+            &format!("B: {b}"),
+            &cfg,
+        ));
         write_output(path, &text)?;
     }
     if let Some(dir) = &study.html {

@@ -272,3 +272,38 @@ fn negative_control_over_20_seeds_at_the_default_budget() {
     }
     assert!(found <= 1, "{found} of 20 runs found a difference");
 }
+
+#[test]
+fn pgn_holds_both_rule_sets_games_with_their_tags() {
+    let dir = scratch("pgn");
+    let path = dir.join("games.pgn");
+    let no_queen = variant("chess-no-white-queen");
+    let mut args = vec![
+        "compare",
+        "chess",
+        no_queen.as_str(),
+        "--games",
+        "2",
+        "--pgn",
+        path.to_str().unwrap(),
+    ];
+    args.extend(FAST);
+    let (code, _, err) = bulwark(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("[Event \"A: chess\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[Event \"B: ").count(), 2);
+    assert_eq!(text.matches("[Variant \"chess\"]").count(), 2);
+    assert_eq!(
+        text.matches("[Variant \"Chess without White's queen\"]")
+            .count(),
+        2
+    );
+    assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\"]"));
+    assert_eq!(text.matches("[Result \"").count(), 4);
+    assert!(text.contains("1. "), "{text}");
+    // Games with stones have no SAN: refused before any game is played.
+    let (code, _, err) = bulwark(&["match", "--games", "2", "--pgn", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("stones"), "{err}");
+}

@@ -5,6 +5,7 @@
 mod alphabeta;
 mod eval;
 mod mcts;
+pub mod pgn;
 pub mod report;
 mod rng;
 pub mod selfplay;
