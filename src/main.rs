@@ -241,6 +241,11 @@ struct Study {
     /// `match`, 4 for `compare`).
     #[arg(long)]
     openings: Option<u32>,
+    /// Openings from a file instead of random plies: one a line, turns in move text from the
+    /// start (as --history), used in order and again from the first when there are fewer
+    /// lines than openings.
+    #[arg(long)]
+    openings_file: Option<std::path::PathBuf>,
     /// Play every game to the rules or the turn limit: no adjudication (by default a side
     /// ahead by the most valuable kind's value (or a quarter of a side's material) for 8 turns wins, and 100 turns without a
     /// capture or change of kind draw).
@@ -911,7 +916,7 @@ fn study_config(
         .black
         .unwrap_or_else(|| AgentSpec::parse(default_black).expect("a valid agent"));
     let openings = study.openings.unwrap_or(if comparing { 4 } else { 0 });
-    let paired = comparing || study.openings.is_some();
+    let paired = comparing || study.openings.is_some() || study.openings_file.is_some();
     if paired && study.games % 2 == 1 {
         eprintln!(
             "error: --games {}: games come in pairs from one opening (colours swapped), so give an even number",
@@ -969,6 +974,52 @@ fn write_output(path: &std::path::Path, text: &str) -> Result<(), ExitCode> {
     })
 }
 
+/// The openings of a study: from `--openings-file` (each line checked in `rules` from
+/// `start`), else random plies from the seed.
+fn study_openings(
+    rules: &Ruleset,
+    start: &Game<'_>,
+    study: &Study,
+    cfg: &selfplay::MatchConfig,
+) -> Result<Vec<Vec<String>>, ExitCode> {
+    let Some(path) = &study.openings_file else {
+        return Ok(selfplay::openings(rules, start, cfg));
+    };
+    let text = read_input(path, MAX_SCENARIO_BYTES)?;
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let words: Vec<&str> = text::words(line).into_iter().map(|(_, w)| w).collect();
+        if words.is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut game = start.clone();
+        for w in &words {
+            match text::parse_turn(&mut game, w) {
+                Ok(t) => game.play(&t),
+                Err(e) => {
+                    eprintln!(
+                        "error: {} line {}: `{w}` is not a legal turn there: {}",
+                        path.display(),
+                        n + 1,
+                        e.reason
+                    );
+                    return Err(ExitCode::from(1));
+                }
+            }
+        }
+        lines.push(words.iter().map(|w| (*w).to_string()).collect::<Vec<_>>());
+    }
+    if lines.is_empty() {
+        eprintln!(
+            "error: {} has no openings (one a line, turns in move text)",
+            path.display()
+        );
+        return Err(ExitCode::from(1));
+    }
+    let count = cfg.games.div_ceil(2);
+    Ok((0..count).map(|i| lines[i % lines.len()].clone()).collect())
+}
+
 /// Refuses `--pgn` for a variant whose turns place stones (they have no SAN).
 fn pgn_possible(rules: &Ruleset, study: &Study) -> Result<(), ExitCode> {
     if study.pgn.is_some() && !rules.stones.is_empty() {
@@ -1021,8 +1072,13 @@ fn study_games(
     pgn_possible(rules, study)?;
     let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
     let cfg = study_config(rules, study, false)?;
-    let bar = progress_bar(selfplay::shard_games(&cfg) as u64, &rules.name);
-    let records = selfplay::play_games(rules, &start, &cfg, &|_| bar.inc(1));
+    let openings = study_openings(rules, &start, study, &cfg)?;
+    let (shard, shards) = cfg.shard;
+    let indices: Vec<usize> = (0..cfg.games)
+        .filter(|i| i % shards.max(1) == shard.saturating_sub(1))
+        .collect();
+    let bar = progress_bar(indices.len() as u64, &rules.name);
+    let records = selfplay::play_these(rules, &start, &cfg, &openings, &indices, &|_| bar.inc(1));
     bar.finish_and_clear();
     if let Some(path) = &study.games_out {
         let mut text = String::new();
@@ -1126,7 +1182,7 @@ fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
     let start_b = game_at(&rb, study.position.as_deref(), study.history.as_deref())?;
     let cfg = study_config(&ra, study, true)?;
     // Both rule sets open with A's openings (a ply B refuses is chosen in B from the seed).
-    let openings = selfplay::openings(&ra, &start_a, &cfg);
+    let openings = study_openings(&ra, &start_a, study, &cfg)?;
     let (shard, shards) = cfg.shard;
     let indices: Vec<usize> = (0..cfg.games)
         .filter(|i| i % shards.max(1) == shard.saturating_sub(1))
@@ -1219,12 +1275,15 @@ fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
     if study.json {
         outln!("{}", cmp.to_json());
     } else {
+        let from = match &study.openings_file {
+            Some(p) => format!("from {}", p.display()),
+            None => format!("of {} random plies", cfg.openings),
+        };
         outln!(
-            "{} games each, white {} against black {} (colours swapped in the second game of each opening of {} plies)",
+            "{} games each, white {} against black {} (colours swapped in the second game of each opening {from})",
             cmp.a.games,
             cfg.white.text(),
             cfg.black.text(),
-            cfg.openings
         );
         out!("{}", cmp.text());
     }

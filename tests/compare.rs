@@ -307,3 +307,49 @@ fn pgn_holds_both_rule_sets_games_with_their_tags() {
     assert_eq!(code, 1);
     assert!(err.contains("stones"), "{err}");
 }
+
+#[test]
+fn openings_come_from_a_file_in_order_and_a_bad_line_is_named() {
+    let dir = scratch("openings");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# two openings\ne2-e4 e7-e5\n\nd2-d4 d7-d5 c2-c4\n").unwrap();
+    let out = dir.join("games.txt");
+    let mut args = vec![
+        "compare",
+        "chess",
+        "chess",
+        "--games",
+        "6",
+        "--openings-file",
+        file.to_str().unwrap(),
+        "--games-out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(FAST);
+    let (code, _, err) = bulwark(&args);
+    assert_eq!(code, 0, "{err}");
+    let games = std::fs::read_to_string(&out).unwrap();
+    let starts: Vec<&str> = games.lines().map(|l| &l[2..]).collect();
+    // Openings 1, 2, then 1 again; each played twice.
+    for (i, opening) in [
+        "e2-e4 e7-e5 ",
+        "e2-e4 e7-e5 ",
+        "d2-d4 d7-d5 c2-c4 ",
+        "d2-d4 d7-d5 c2-c4 ",
+        "e2-e4 e7-e5 ",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            starts[i].starts_with(opening),
+            "game {}: {}",
+            i + 1,
+            starts[i]
+        );
+    }
+    std::fs::write(&file, "e2-e4 e7-e5\ne2-e5\n").unwrap();
+    let (code, _, err) = bulwark(&args);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 2") && err.contains("`e2-e5`"), "{err}");
+}
