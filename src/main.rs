@@ -247,7 +247,7 @@ struct Study {
     #[arg(long)]
     openings_file: Option<std::path::PathBuf>,
     /// Play every game to the rules or the turn limit: no adjudication (by default a side
-    /// ahead by the most valuable kind's value (or a quarter of a side's material) for 8 turns wins, and 100 turns without a
+    /// ahead by the most valuable kind's value for 8 turns wins, and 100 turns without a
     /// capture or change of kind draw).
     #[arg(long)]
     no_adjudication: bool,
