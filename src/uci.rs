@@ -446,6 +446,8 @@ impl Engine {
 
     fn go(&mut self, rest: &[&str]) {
         if !self.ensure_loaded() {
+            // A GUI waits for an answer to `go`, even when there is no game to search.
+            say(&self.out, "bestmove (none)");
             return;
         }
         let Some(loaded) = &self.loaded else { return };

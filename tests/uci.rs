@@ -316,6 +316,10 @@ fn bad_input_is_named_in_an_info_string_and_ignored() {
         l[0].contains("cannot load `/nonexistent/file.toml`"),
         "{l:?}"
     );
+    // `go` is still answered, with no move.
+    e.send("go depth 1");
+    let l = e.until("bestmove");
+    assert_eq!(l.last().unwrap(), "bestmove (none)", "{l:?}");
     e.ready();
 }
 
