@@ -398,10 +398,22 @@ fn the_compare_report_in_chromium() {
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-report");
     let _ = std::fs::remove_dir_all(&dir);
-    let tweak = format!(
-        "{}/tests/variants/controls/chess-no-white-queen.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    // The rule sets are named by their paths as given, which can be long and have no place to
+    // break (a checkout deep in a CI machine's folders): the page must still fit.
+    let deep = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("compare-report-input")
+        .join("a-checkout-folder-whose-name-is-long-enough-to-overflow-a-narrow-window");
+    std::fs::create_dir_all(&deep).unwrap();
+    let tweak = deep.join("chess-no-white-queen.toml");
+    std::fs::copy(
+        format!(
+            "{}/tests/variants/controls/chess-no-white-queen.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        &tweak,
+    )
+    .unwrap();
+    let tweak = tweak.display().to_string();
     let out = Command::new(env!("CARGO_BIN_EXE_bulwark"))
         .args([
             "compare", "chess", &tweak, "--games", "6", "--json", "--html",
@@ -478,16 +490,28 @@ async fn report(c: &Client, url: &str, json: &Value) {
         }
     );
     // Never wider than the window, wide or narrow.
-    for width in [1400, 800] {
+    for width in [1400, 800, 600] {
         c.set_window_size(width, 1000).await.unwrap();
-        let fits = eval(
+        // When the page is too wide, the elements that stick out are named (their own
+        // overflow, such as a word with no place to break) so that the failure says what to fix.
+        let wide = eval(
             c,
-            "return document.documentElement.scrollWidth <= window.innerWidth;",
+            "const w = document.documentElement.clientWidth; \
+             if (document.documentElement.scrollWidth <= window.innerWidth) { return []; } \
+             const out = ['page ' + document.documentElement.scrollWidth + ' px wide']; \
+             for (const e of document.body.querySelectorAll('*')) { \
+               const r = e.getBoundingClientRect(); \
+               if (r.right > w + 0.5 || (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)) { \
+                 out.push(e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(r.left) + '..' \
+                   + Math.round(r.right) + ', content ' + e.scrollWidth + ' in ' + e.clientWidth); \
+               } \
+             } \
+             return out;",
         )
         .await;
         assert_eq!(
-            fits,
-            json!(true),
+            wide,
+            json!([]),
             "the page is wider than a {width} px window"
         );
     }

@@ -218,7 +218,7 @@ pub fn compare_page(cmp: &Comparison, a: &[Record], b: &[Record], cfg: &MatchCon
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bulwark compare: {na} against {nb}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em; max-width: 1400px; }}
+body {{ font-family: system-ui, sans-serif; margin: 1.5em; max-width: 1400px; overflow-wrap: anywhere; }}
 .pair {{ display: flex; flex-wrap: wrap; gap: 2em; }}
 .pair > div {{ flex: 1 1 300px; min-width: 0; }}
 svg {{ max-width: 100%; height: auto; }}
