@@ -340,6 +340,8 @@ pub struct SyntaxError {
     pub span: Span,
     /// What was expected.
     pub message: String,
+    /// A hint fitted to this mistake (a close name), when there is one.
+    pub help: Option<String>,
 }
 
 /// How deep brackets may nest in one definition (groups, filter groups, `via(...)`): deeper
@@ -367,6 +369,7 @@ fn too_deep(text: &str) -> Option<SyntaxError> {
                         message: format!(
                             "brackets nest more than {MAX_NESTING} deep here; write the definition flatter"
                         ),
+                        help: None,
                     });
                 }
             }
@@ -375,6 +378,102 @@ fn too_deep(text: &str) -> Option<SyntaxError> {
         }
     }
     None
+}
+
+/// The words that a `(` may follow directly: the leg kinds, `at` and the modifiers that take
+/// arguments.
+const CALLABLE: [&str; 12] = [
+    "step", "leap", "ride", "hop", "jump", "at", "over", "screen", "via", "destroy", "dist",
+    "capture",
+];
+
+/// The error for `word` (at `start`) written directly before `(`, when it is no leg kind,
+/// `at` or modifier that takes brackets: one error naming the closest of those.
+fn not_callable(start: usize, word: &str) -> Option<SyntaxError> {
+    if !word.starts_with(|c: char| c.is_ascii_alphabetic())
+        || CALLABLE.contains(&word)
+        || word.eq_ignore_ascii_case("at")
+        || word == "capture-only"
+    {
+        return None;
+    }
+    let known = "legs: step, leap, ride, hop, jump; conditions: at; modifiers with `( )`: over, screen, via, destroy, dist, capture";
+    let help = match crate::core::names::closest(word, CALLABLE) {
+        Some(c) => format!("did you mean `{c}`? {known}"),
+        None => format!("{known}; a fragment's name stands alone, without `( )`"),
+    };
+    Some(SyntaxError {
+        span: Span {
+            start,
+            end: start + word.len(),
+        },
+        message: format!("`{word}` is no leg kind or modifier"),
+        help: Some(help),
+    })
+}
+
+/// For a definition that does not parse, mistakes that pest would report far from where they
+/// are: a bracket that is never closed (reported at the bracket, not at the end of the text),
+/// a closing bracket of the wrong kind, and a word followed directly by `(` that is no leg
+/// kind or modifier.
+fn prescan(text: &str) -> Option<SyntaxError> {
+    let at = |start: usize, len: usize, message: String| SyntaxError {
+        span: Span {
+            start,
+            end: start + len,
+        },
+        message,
+        help: None,
+    };
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let mut comment = false;
+    let mut word_start: Option<usize> = None;
+    for (i, ch) in text.char_indices() {
+        if comment {
+            comment = ch != '\n';
+            continue;
+        }
+        if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
+            if word_start.is_none() {
+                word_start = Some(i);
+            }
+            continue;
+        }
+        let word = word_start.take().map(|s| (s, &text[s..i]));
+        match ch {
+            '#' => comment = true,
+            '(' | '[' | '{' => {
+                if ch == '('
+                    && let Some((s, w)) = word
+                    && let Some(e) = not_callable(s, w)
+                {
+                    return Some(e);
+                }
+                open.push((i, ch));
+            }
+            ')' | ']' | '}' => {
+                let want = match ch {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                match open.pop() {
+                    Some((_, o)) if o == want => {}
+                    Some((j, o)) => {
+                        return Some(at(
+                            i,
+                            1,
+                            format!("`{ch}` does not close the `{o}` opened at offset {j}"),
+                        ));
+                    }
+                    None => return Some(at(i, 1, format!("`{ch}` closes nothing"))),
+                }
+            }
+            _ => {}
+        }
+    }
+    open.pop()
+        .map(|(j, o)| at(j, 1, format!("this `{o}` is never closed")))
 }
 
 /// Parses definition text.
@@ -423,8 +522,22 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
                 };
             }
         }
-        SyntaxError { span, message }
+        prescan(text).unwrap_or(SyntaxError {
+            span,
+            message,
+            help: None,
+        })
     })?;
+    // `laep(knight)` parses (a fragment, then a group) but is a misspelt leg: a fragment's
+    // name written directly before `(` is refused, with the closest leg kind or modifier.
+    for p in pairs.clone().flatten() {
+        if p.as_rule() == Rule::fragment
+            && text[p.as_span().end()..].starts_with('(')
+            && let Some(e) = not_callable(p.as_span().start(), p.as_str())
+        {
+            return Err(e);
+        }
+    }
     let def = pairs.next().expect("definition rule");
     let alt = def.into_inner().next().expect("alternation");
     Ok(alternation(alt))
@@ -843,10 +956,19 @@ mod tests {
     #[test]
     fn syntax_errors_point_at_the_problem() {
         let e = parse("step(all) capture | ride(").unwrap_err();
-        assert_eq!(e.span.start, 25);
-        assert!(e.message.contains("direction"), "{}", e.message);
+        assert_eq!(e.span.start, 24);
+        assert!(e.message.contains("never closed"), "{}", e.message);
+        let e = parse("step(all) ride(orthogonal) | step(forward").unwrap_err();
+        assert_eq!(e.span.start, 33, "at the bracket, not at the end");
         let e = parse("step(all) captur(").unwrap_err();
-        assert_eq!(e.span.start, 17);
+        assert_eq!(e.span.start, 10);
+        assert!(e.help.unwrap().starts_with("did you mean `capture`?"));
+        // A misspelt leg kind that parses as a fragment and a group is one error.
+        let e = parse("laep([2,1]) capture | via(lshape, empty)").unwrap_err();
+        assert_eq!((e.span.start, e.span.end), (0, 4));
+        assert!(e.help.unwrap().starts_with("did you mean `leap`?"));
+        // A name before a bracketed filter group is still a filter.
+        assert!(parse("jump(all) over(enemy(guard))").is_ok());
         // A bare name after a leg is a fragment; the compiler reports an unknown one (and
         // suggests the modifier it resembles).
         assert_eq!(

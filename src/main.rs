@@ -83,7 +83,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play in the terminal: two humans, or a side given to the computer (random turns).
+    /// Play in the terminal: two humans, a human against the computer, or two computers.
+    /// Type `help` during the game for the commands (moves, undo, save, load, …).
     Play {
         /// Variant file or bundled name.
         variant: Option<String>,
@@ -93,13 +94,11 @@ enum Command {
         /// Turns in move text, played in order from the position before the command acts.
         #[arg(long)]
         history: Option<String>,
-        /// Who plays White.
-        /// Who plays White: human, or an agent (computer = search, random, search:200,
-        /// mcts:2000).
+        /// Who plays White: human, or an agent: computer (the searching agent), search,
+        /// search:20000n (a node budget), random, mcts:2000.
         #[arg(long, default_value = "human", value_parser = player)]
         white: Seat,
-        /// Who plays Black.
-        /// Who plays Black (as --white).
+        /// Who plays Black: human or an agent, as for --white.
         #[arg(long, default_value = "human", value_parser = player)]
         black: Seat,
         /// Seed of the computer's random choices.
@@ -162,6 +161,20 @@ enum Command {
         /// Skip perft 2 (which takes about a second per Bollwerk 178 rule set).
         #[arg(long)]
         no_perft: bool,
+    },
+    /// Every diagram of a variant (each piece on an empty board and from its start cells, every
+    /// scenario) against its stored text snapshots: prints each one that changed, is new or is
+    /// gone, and exits 1 if any did. With --accept, stores them instead.
+    Snapshots {
+        /// Variant file or bundled name.
+        variant: String,
+        /// Store every diagram as it is now (and remove snapshots no longer drawn).
+        #[arg(long)]
+        accept: bool,
+        /// Folder of the snapshots (default: `NAME.snapshots` beside the file; for a bundled
+        /// name, in the current folder).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
     /// Whether the game is over: `ongoing`, or the result and its reason.
     Status {
@@ -565,6 +578,11 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             scenarios,
             no_perft,
         }) => diff(&a, &b, format, out, &scenarios, no_perft),
+        Some(Command::Snapshots {
+            variant,
+            accept,
+            dir,
+        }) => snapshots(&variant, accept, dir),
         Some(Command::Serve {
             variant,
             port,
@@ -898,6 +916,7 @@ fn play(
     let game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
     terminal::run(
         &rules,
+        variant.as_deref().unwrap_or("bollwerk178"),
         game,
         bulwark::core::BySide::new(white.0, black.0),
         seed,
@@ -1454,6 +1473,95 @@ fn diff(
                 dir.join("index.html").display()
             );
         }
+    }
+    Ok(())
+}
+
+/// `bulwark snapshots`.
+fn snapshots(arg: &str, accept: bool, dir: Option<std::path::PathBuf>) -> Result<(), ExitCode> {
+    use bulwark::view::snapshots::{self, Status};
+    let rules = load(Some(arg))?;
+    let dir = dir.unwrap_or_else(|| {
+        let path = std::path::Path::new(arg);
+        let stem = path
+            .file_stem()
+            .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned());
+        path.parent()
+            .unwrap_or(std::path::Path::new(""))
+            .join(format!("{stem}.snapshots"))
+    });
+    let drawn = snapshots::diagrams(&rules, &inherited_scenarios(arg, &rules)?);
+    let compared = snapshots::compare(&dir, &drawn).map_err(|e| {
+        eprintln!("error: cannot read the snapshots: {e}");
+        ExitCode::from(1)
+    })?;
+    // For a diagram not stored yet, the same diagram of the variant it extends, if any, shows
+    // what the tweak changes on its first run.
+    let parent = match &rules.extends {
+        Some(p) => {
+            let pr = load(Some(p))?;
+            let list = snapshots::diagrams(&pr, &inherited_scenarios(p, &pr)?);
+            Some((p.clone(), list))
+        }
+        None => None,
+    };
+    let count = |want: fn(&Status) -> bool| compared.iter().filter(|(_, s)| want(s)).count();
+    let (changed, new, gone) = (
+        count(|s| matches!(s, Status::Changed(_))),
+        count(|s| matches!(s, Status::New)),
+        count(|s| matches!(s, Status::Gone(_))),
+    );
+    if accept {
+        snapshots::accept(&dir, &compared).map_err(|e| {
+            eprintln!("error: cannot store the snapshots: {e}");
+            ExitCode::from(1)
+        })?;
+        outln!(
+            "stored {} diagrams in {} ({changed} changed, {new} new, {gone} removed)",
+            drawn.len(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    for (s, status) in &compared {
+        match status {
+            Status::Same => {}
+            Status::Changed(old) => {
+                outln!("changed: {}", s.name);
+                out!("{}", snapshots::line_diff(old, s.text.trim_end()));
+            }
+            Status::New => {
+                let before = parent.as_ref().and_then(|(p, list)| {
+                    list.iter()
+                        .find(|d| d.name == s.name)
+                        .map(|d| (p, d.text.trim_end()))
+                });
+                match before {
+                    Some((p, old)) if old == s.text.trim_end() => {
+                        outln!("new: {} (the same as in {p})", s.name);
+                    }
+                    Some((p, old)) => {
+                        outln!("new: {} (against {p}):", s.name);
+                        out!("{}", snapshots::line_diff(old, s.text.trim_end()));
+                    }
+                    None => {
+                        outln!("new: {}", s.name);
+                        outln!("{}", s.text.trim_end());
+                    }
+                }
+            }
+            Status::Gone(_) => outln!("gone: {} (stored, no longer drawn)", s.name),
+        }
+    }
+    let same = compared.len() - changed - new - gone;
+    outln!(
+        "{} diagrams in {}: {same} unchanged, {changed} changed, {new} new, {gone} gone",
+        drawn.len(),
+        dir.display()
+    );
+    if changed + new + gone > 0 {
+        outln!("run again with --accept to store them");
+        return Err(ExitCode::from(1));
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `bulwark play`: a terminal game between humans and/or a computer that picks random turns.
+//! `bulwark play`: a terminal game between humans, a human and the computer, or two computers.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -17,6 +17,7 @@ const COMPUTER_GAME_TURNS: u32 = 2_000;
 /// game quietly (exit 0); a definition that runs away is an error (exit 1).
 pub fn run(
     rules: &Ruleset,
+    variant: &str,
     game: Game<'_>,
     computer: BySide<Option<AgentSpec>>,
     seed: u64,
@@ -24,7 +25,7 @@ pub fn run(
 ) -> Result<(), ExitCode> {
     let both = computer[Side::White].is_some() && computer[Side::Black].is_some();
     let max_turns = max_turns.or(both.then_some(COMPUTER_GAME_TURNS));
-    match game_loop(rules, game, computer, seed, max_turns) {
+    match game_loop(rules, variant, game, computer, seed, max_turns) {
         Ok(()) => Ok(()),
         Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(ExitCode::SUCCESS)
@@ -82,9 +83,10 @@ impl From<std::io::Error> for Stop {
     }
 }
 
-fn game_loop(
-    rules: &Ruleset,
-    mut game: Game<'_>,
+fn game_loop<'r>(
+    rules: &'r Ruleset,
+    variant: &str,
+    mut game: Game<'r>,
     computer: BySide<Option<AgentSpec>>,
     seed: u64,
     max_turns: Option<u32>,
@@ -98,6 +100,7 @@ fn game_loop(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut played = 0u32;
+    let mut start = game.first_position();
     let mut redraw = true;
     let mut last: Vec<bulwark::Cell> = Vec::new();
     loop {
@@ -121,7 +124,8 @@ fn game_loop(
         if max_turns.is_some_and(|m| played >= m) {
             writeln!(
                 out,
-                "result: stopped after {played} turns (move limit; not a rule of the game)"
+                "result: stopped after {played} turn{} (move limit; not a rule of the game)",
+                if played == 1 { "" } else { "s" }
             )?;
             return Ok(());
         }
@@ -166,6 +170,33 @@ fn game_loop(
             "board" => redraw = true,
             "position" => writeln!(out, "{}", text::write_position(rules, game.pos()))?,
             "moves" => list_moves(&mut out, rules, &turns, arg.trim())?,
+            "save" if !arg.trim().is_empty() => {
+                let path = arg.trim();
+                let text = text::write_record(
+                    rules,
+                    variant,
+                    &start,
+                    &game.history().cloned().collect::<Vec<_>>(),
+                    "# A game saved from bulwark play. Load it with `load FILE` in `bulwark play`.\n",
+                );
+                match std::fs::write(path, text) {
+                    Ok(()) => writeln!(out, "saved to {path}")?,
+                    Err(e) => writeln!(out, "not saved: {path}: {e}")?,
+                }
+            }
+            "load" if !arg.trim().is_empty() => match load_record(rules, variant, arg.trim()) {
+                Ok((g, note)) => {
+                    if let Some(n) = note {
+                        writeln!(out, "note: {n}")?;
+                    }
+                    played = 0;
+                    start = g.first_position();
+                    game = g;
+                    last.clear();
+                    redraw = true;
+                }
+                Err(e) => writeln!(out, "not loaded: {e}")?,
+            },
             "undo" => {
                 // Take back to the last turn a human played.
                 let mut undone = 0;
@@ -196,6 +227,26 @@ fn game_loop(
     }
 }
 
+/// Reads a game record from a file and replays it under `rules`; a note when it names another
+/// variant than the one being played.
+fn load_record<'r>(
+    rules: &'r Ruleset,
+    variant: &str,
+    path: &str,
+) -> Result<(Game<'r>, Option<String>), String> {
+    let text = bulwark::core::file::read_text(std::path::Path::new(path), 1 << 20)
+        .map_err(|e| format!("{path}: {e}"))?;
+    let record = text::parse_record(&text).map_err(|e| format!("{path}: {e}"))?;
+    let game = text::replay_record(rules, &record).map_err(|e| format!("{path}: {e}"))?;
+    let note = (record.variant != variant).then(|| {
+        format!(
+            "the record was played under `{}`; its turns are legal under `{variant}` too",
+            record.variant
+        )
+    });
+    Ok((game, note))
+}
+
 /// What `help` prints.
 const HELP: &str = "\
   MOVE         play a turn in move text: F4-F5, F6xF11, D3-E5^E6, J3^K3#K5, F6!G8, e7-e8=Q
@@ -204,6 +255,8 @@ const HELP: &str = "\
   board        draw the board again (the last turn's cells are in brackets)
   position     the position text
   undo         take back the last turn (and the computer's reply)
+  save FILE    write the game record (the web board's export) to FILE
+  load FILE    continue from a game record (the web board's export, or a saved game)
   help         this list
   quit         end the game
 ";

@@ -526,3 +526,99 @@ fn perft_jobs_gives_the_same_count() {
     let o = bulwark(&["perft", "chess", "--depth", "3", "--jobs", "0"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `save FILE` writes the same record as the web board's export; `load FILE` continues from
+/// it (its turns can be taken back), and a bad record is named without ending the game.
+#[test]
+fn play_saves_and_loads_a_game_record() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("game.txt");
+    let o = play_with(
+        &["play", "chess"],
+        &format!("e2-e4\ne7-e5\nsave {}\nquit\n", saved.display()),
+    );
+    assert!(o.status.success());
+    assert!(stdout(&o).contains(&format!("saved to {}", saved.display())));
+    let record = std::fs::read_to_string(&saved).unwrap();
+    assert!(record.contains("\nvariant: chess\n"), "{record}");
+    assert!(record.contains("\nturns: e2-e4 e7-e5\n"), "{record}");
+    assert!(record.contains("\nresult: ongoing\n"), "{record}");
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, record.replace("e7-e5", "e7-e4")).unwrap();
+    let o = play_with(
+        &["play", "chess"],
+        &format!(
+            "load {}\nload {}\nposition\nundo\nposition\ng1-f3\nquit\n",
+            bad.display(),
+            saved.display()
+        ),
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.contains("not loaded:") && out.contains("turn 2:"),
+        "{out}"
+    );
+    // After the load, the position after 1. e4 e5; undo takes back e7-e5 to the record's
+    // first turn, so the record's turns are the game's history.
+    assert!(
+        out.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        "{out}"
+    );
+    assert!(out.contains("white to move"), "{out}");
+}
+
+/// One turn is "1 turn", not "1 turns".
+#[test]
+fn play_counts_one_turn_in_the_singular() {
+    let o = play_with(
+        &[
+            "play",
+            "chess",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--max-turns",
+            "1",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&o).contains("result: stopped after 1 turn (move limit"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `builtin:NAME` is always the copy built into bulwark, so an edited checkout copy can be
+/// compared with it; a misspelt name is bad input with the closest name suggested.
+#[test]
+fn builtin_names_the_built_in_copy() {
+    let o = bulwark(&["check", "builtin:chess"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Chess: ok."));
+    let o = bulwark(&["diff", "builtin:chess", "chess", "--no-perft"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bulwark(&["check", "builtin:chesss"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("did you mean `chess`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bulwark(&["check", "xiangqui"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("did you mean `xiangqi`?"),
+        "{}",
+        stderr(&o)
+    );
+}

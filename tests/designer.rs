@@ -1,28 +1,40 @@
 //! The designer's snapshot suite: every diagram of a variant chosen with `BULWARK_VARIANT` (a
-//! bundled name or a path; `bollwerk178` when unset), as text, against the snapshots of the
-//! variant it extends. Run it on a tweak to review exactly which diagrams the tweak changes:
+//! path, from where you stand or from the checkout, or a bundled name; `bollwerk178` when
+//! unset), as text, against the snapshots of the variant at the root of its `extends` chain.
+//! Run it on a tweak to see every diagram the tweak changes:
 //!
 //! ```sh
-//! BULWARK_VARIANT=examples/spy-three-captures.toml cargo insta test --test designer --review
+//! BULWARK_VARIANT=examples/spy-three-captures.toml cargo test --test designer
 //! ```
+//!
+//! A tweak's differences are printed and nothing is written; `bulwark snapshots FILE` keeps a
+//! tweak's own snapshots. The reference itself is checked with insta (`cargo insta review`).
 //!
 //! Each piece gets its diagram alone on an empty board and from each of its start cells;
 //! every scenario (of the variant, or of the variant it extends) gets its own. Nothing here
 //! pins a rule: the tests that do are in the other files and do not read `BULWARK_VARIANT`.
 
-use bulwark::view::{self, rulebook};
-use bulwark::{Occupant, Position, Ruleset, Side};
+use std::path::{Path, PathBuf};
 
-/// The variant under review, and the name of the variant whose snapshots it is compared
-/// with (its root ancestor).
+use bulwark::Ruleset;
+use bulwark::view::snapshots::{self, Snapshot, Status};
+use bulwark::view::{self, rulebook};
+
+/// The variant under review: `BULWARK_VARIANT` read as a path from where the user stands (cargo
+/// runs tests in the checkout, but keeps the shell's `PWD`), then from the checkout, then as a
+/// bundled name; and the name of the variant at the root of its `extends` chain, whose
+/// snapshots are the reference.
 fn variant() -> (Ruleset, String) {
     let arg = std::env::var("BULWARK_VARIANT").unwrap_or_else(|_| "bollwerk178".into());
-    let path = format!("{}/{arg}", env!("CARGO_MANIFEST_DIR"));
-    let arg = if std::path::Path::new(&path).exists() {
-        path
-    } else {
-        arg
-    };
+    let candidates = [
+        std::env::var_os("PWD").map(|d| PathBuf::from(d).join(&arg)),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(&arg)),
+    ];
+    let arg = candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .map_or(arg, |p| p.display().to_string());
     let rules =
         Ruleset::load_named(&arg).unwrap_or_else(|e| panic!("{}", view::diagnostic_text(&e)));
     // Walk up the chain of `extends` to the root: its snapshots are the reference.
@@ -32,71 +44,72 @@ fn variant() -> (Ruleset, String) {
         r = Ruleset::load_named(&parent).unwrap();
         root = parent;
     }
-    let root = std::path::Path::new(&root)
+    let root = Path::new(&root)
         .file_stem()
         .map_or(root.clone(), |s| s.to_string_lossy().into_owned());
     (rules, root)
 }
 
-fn scenarios(root: &str) -> Vec<rulebook::Scenario> {
-    rulebook::bundled_scenarios(root)
+/// Every diagram of a variant, with the scenarios of its root variant.
+fn diagrams(rules: &Ruleset, root: &str) -> Vec<Snapshot> {
+    snapshots::diagrams(rules, &rulebook::bundled_scenarios(root))
 }
 
-/// Every diagram of a variant as (snapshot name, text): each piece alone on an empty board
-/// and from its start cells, then every scenario of the root variant.
-fn diagrams(rules: &Ruleset, root: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let centre = rulebook::central_cell(rules);
-    for (k, p) in rules.pieces.iter().enumerate() {
-        let kind = bulwark::core::PieceKindId::new(k);
-        let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-        pos.cells[centre.index()] = Occupant::piece(Side::White, kind);
-        let d = view::diagram(rules, &pos, centre).unwrap();
-        out.push((
-            format!("{}-empty-board", p.id),
-            view::diagram_text(rules, &pos, &d),
-        ));
-        for c in rules.topo.cells() {
-            if rules.setup.at(c) == Occupant::piece(Side::White, kind) {
-                let d = view::diagram(rules, &rules.setup, c).unwrap();
-                out.push((
-                    format!("{}-start-{}", p.id, rules.topo.name(c)),
-                    view::diagram_text(rules, &rules.setup, &d),
-                ));
-            }
-        }
-    }
-    for s in scenarios(root) {
-        let text = match rulebook::prepare(rules, &s) {
-            Ok(p) => {
-                let mut t = format!(
-                    "{}\n\n{}",
-                    s.caption.trim(),
-                    view::diagram_text(rules, &p.pos, &p.diagram)
-                );
-                for w in rulebook::contradictions(rules, &s, &p) {
-                    t.push_str(&format!("\nCONTRADICTED: {w}"));
-                }
-                t
-            }
-            Err(e) => format!("not drawn: {e}"),
-        };
-        out.push((format!("scenario-{}", s.name), text));
-    }
-    out
+fn reference_dir(root: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots/designer")
+        .join(root)
 }
 
+/// The reference variant itself is checked with insta (so `cargo insta review` accepts its
+/// changes); a tweak is compared with the reference's snapshots read-only, every difference
+/// printed, and nothing written (`bulwark snapshots FILE` stores a tweak's own).
 #[test]
 fn every_diagram_of_the_chosen_variant() {
     let (rules, root) = variant();
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(format!("snapshots/designer/{root}"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| {
-        for (name, text) in diagrams(&rules, &root) {
-            insta::assert_snapshot!(name, text);
+    let drawn = diagrams(&rules, &root);
+    let mut differ = Vec::new();
+    if rules.extends.is_none() {
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(format!("snapshots/designer/{root}"));
+        settings.set_prepend_module_to_snapshot(false);
+        settings.bind(|| {
+            for s in &drawn {
+                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    insta::assert_snapshot!(s.name.as_str(), s.text.as_str());
+                }));
+                if checked.is_err() {
+                    differ.push(s.name.clone());
+                }
+            }
+        });
+    } else {
+        for (s, status) in snapshots::compare(&reference_dir(&root), &drawn).unwrap() {
+            match status {
+                Status::Same => {}
+                Status::Changed(old) => {
+                    println!("changed against {root}: {}", s.name);
+                    print!("{}", snapshots::line_diff(&old, s.text.trim_end()));
+                    differ.push(s.name);
+                }
+                Status::New => {
+                    println!("new (not in {root}): {}\n{}", s.name, s.text.trim_end());
+                    differ.push(s.name);
+                }
+                Status::Gone(_) => {
+                    println!("not drawn by the tweak: {}", s.name);
+                    differ.push(s.name);
+                }
+            }
         }
-    });
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} diagrams differ from {root}'s snapshots: {}",
+        differ.len(),
+        drawn.len(),
+        differ.join(", ")
+    );
 }
 
 /// What the suite shows for a tweak: against the reference snapshots on disk, exactly the
@@ -129,8 +142,8 @@ fn on_a_tweak_only_its_diagrams_differ() {
         let tweak = Ruleset::load_named(&format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let differ: Vec<String> = diagrams(&tweak, "bollwerk178")
             .into_iter()
-            .filter(|(name, text)| stored(name) != text.trim_end())
-            .map(|(name, _)| name)
+            .filter(|s| stored(&s.name) != s.text.trim_end())
+            .map(|s| s.name)
             .collect();
         assert_eq!(differ, changed, "{file}");
     }

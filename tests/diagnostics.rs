@@ -171,6 +171,12 @@ fn every_code_has_a_fixture_and_a_snapshot() {
     assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
 }
 broken!(extends_unknown, ["extends"]);
+// A misspelt leg kind is one error with the close name, not one per word in its brackets.
+broken!(dsl_unknown_leg, ["dsl_syntax"]);
+// An unclosed bracket is reported at the bracket, not at the end of the definition.
+broken!(dsl_unclosed, ["dsl_syntax"]);
+// A tweak's new piece whose name is close to one it extends: the help suggests that name.
+broken!(tweak_misspelt_piece, ["schema"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);

@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use crate::board::{LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
+use crate::core::names::{edit_distance, suggest};
 use crate::core::{BySide, Code, Diagnostic, PieceKindId, RegionId};
 use crate::dsl::{self, Direction, FilterAtom, LegKind, Modifier, Node, Span};
 
@@ -541,37 +542,6 @@ fn err(span: Span, code: Code, message: String, label: &str, help: String) -> Co
     Diagnostic::error(code, (span.start, span.end), message, label, help)
 }
 
-fn suggest<'n>(word: &str, candidates: impl Iterator<Item = &'n str>) -> String {
-    let all: Vec<&str> = candidates.collect();
-    let close: Vec<&str> = all
-        .iter()
-        .copied()
-        .filter(|c| edit_distance(c, word) <= 2 || c.contains(word) || word.contains(c))
-        .collect();
-    if let Some(c) = close.first() {
-        format!("did you mean `{c}`? known: {}", all.join(", "))
-    } else {
-        format!("known: {}", all.join(", "))
-    }
-}
-
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// The most legs a path of the definition can have (`u32::MAX`: no bound).
 fn most_legs(n: &Node) -> u32 {
     fn most(n: &Node) -> u32 {
@@ -1030,7 +1000,7 @@ impl Emitter<'_, '_> {
         known.extend(classes);
         known.extend(names.stones.iter().map(String::as_str));
         known.extend(names.pieces.iter().map(String::as_str));
-        let help = suggest(&n.text, known.into_iter());
+        let help = suggest(&n.text, known);
         self.errors.push(err(
             n.span,
             Code::UnknownOccupant,
@@ -1608,11 +1578,5 @@ mod tests {
         );
         assert!(shape_paths("flank", (2, 2)).is_empty());
         assert_eq!(shape_paths("straight", (2, -2)), vec![vec![(1, -1)]]);
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("foward", "forward"), 1);
-        assert_eq!(edit_distance("abc", "abc"), 0);
     }
 }

@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod file;
 pub mod filter;
 mod ids;
+pub mod names;
 mod occupant;
 mod side;
 

@@ -80,14 +80,14 @@ pub enum LoadError {
     #[error("cannot read variant file `{path}`: {message}")]
     #[diagnostic(
         code(bulwark::variant::io),
-        help("give a path to a variant file or a bundled name: {known}")
+        help("give a path to a variant file or a bundled name ({known})")
     )]
     Io {
         /// The path given.
         path: String,
         /// The system's message.
         message: String,
-        /// Bundled names.
+        /// The bundled names, with the closest to the path given first if one is close.
         known: String,
     },
     /// The file has problems.

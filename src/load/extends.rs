@@ -111,7 +111,10 @@ pub fn resolve(
                     span,
                     format!("cannot extend `{parent}`: {e}"),
                     "not a variant",
-                    "give a bundled name (bollwerk178, chess, xiangqi) or a path relative to this file",
+                    format!(
+                        "give a bundled name or a path relative to this file; {}",
+                        crate::load::bundled_names_for(&parent)
+                    ),
                 ),
             ))
         })?;
@@ -177,6 +180,44 @@ pub fn shift_table(t: DeTable<'_>, by: usize) -> DeTable<'_> {
             Spanned::new(ks.start + by..ks.end + by, k.into_inner()),
             shift_value(v, by),
         );
+    }
+    out
+}
+
+/// An entry of a named table (`[pieces.ID]`, `[stones.ID]`, …) that a tweak adds rather than
+/// changes: the variant it extends has none of that name.
+#[derive(Debug, Clone)]
+pub struct NewEntry {
+    /// The table: `pieces`, `stones`, `regions`, `fragments`.
+    pub section: &'static str,
+    /// The new name.
+    pub name: String,
+    /// Where the name is written.
+    pub span: (usize, usize),
+    /// The names the variant it extends has in that table.
+    pub known: Vec<String>,
+}
+
+/// The entries of `child`'s named tables that `base` does not have.
+pub fn new_entries(base: &DeTable<'_>, child: &DeTable<'_>) -> Vec<NewEntry> {
+    let mut out = Vec::new();
+    for section in ["pieces", "stones", "regions", "fragments"] {
+        let (Some(DeValue::Table(b)), Some(DeValue::Table(c))) = (
+            base.get(section).map(Spanned::get_ref),
+            child.get(section).map(Spanned::get_ref),
+        ) else {
+            continue;
+        };
+        for k in c.keys() {
+            if !b.contains_key(k.get_ref().as_ref()) {
+                out.push(NewEntry {
+                    section,
+                    name: k.get_ref().to_string(),
+                    span: (k.span().start, k.span().end),
+                    known: b.keys().map(|k| k.get_ref().to_string()).collect(),
+                });
+            }
+        }
     }
     out
 }

@@ -231,7 +231,9 @@ impl Parents {
                 })
                 .map_err(|e| e.to_string())
         };
-        let is_bundled = BUNDLED.iter().any(|(n, _)| *n == parent);
+        let is_bundled = BUNDLED
+            .iter()
+            .any(|(n, _)| *n == parent.strip_prefix(BUILTIN_PREFIX).unwrap_or(parent));
         match self {
             Parents::Anywhere => {
                 if is_bundled {
@@ -259,7 +261,7 @@ impl Parents {
                 if is_bundled {
                     return bundled(parent);
                 }
-                let names = bundled_names();
+                let names = bundled_names_for(parent);
                 let Some(root) = root else {
                     return Err(format!(
                         "here a variant may extend only a bundled one ({names})"
@@ -313,16 +315,32 @@ impl Parents {
 }
 
 /// The bundled names, joined by commas.
-fn bundled_names() -> String {
-    BUNDLED
-        .iter()
-        .map(|(n, _)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The bundled names for a help line, with a suggestion when `arg` is close to one:
+/// `did you mean `chess`? known: bollwerk178, chess, …; builtin:NAME for the built-in copy`.
+pub fn bundled_names_for(arg: &str) -> String {
+    let word = arg.strip_prefix(BUILTIN_PREFIX).unwrap_or(arg);
+    let word = std::path::Path::new(word)
+        .file_stem()
+        .map_or(word.to_string(), |s| s.to_string_lossy().into_owned());
+    format!(
+        "{}; {BUILTIN_PREFIX}NAME for the built-in copy",
+        crate::core::names::suggest(&word, BUNDLED.iter().map(|(n, _)| *n))
+    )
 }
 
 /// The name and text of a bundled variant, or of a file read with the size limit.
 pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
+    // `builtin:NAME` is always the copy built into bulwark, even in an edited checkout.
+    if let Some(name) = arg.strip_prefix(BUILTIN_PREFIX) {
+        return match BUNDLED.iter().find(|(n, _)| *n == name) {
+            Some((name, text)) => Ok((format!("{BUILTIN_PREFIX}{name}.toml"), (*text).to_string())),
+            None => Err(LoadError::Io {
+                path: arg.to_string(),
+                message: "no variant of that name is built into bulwark".into(),
+                known: bundled_names_for(arg),
+            }),
+        };
+    }
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
         // In a checkout, an edited `variants/NAME.toml` wins over the built-in copy.
         if PREFER_CHECKOUT.load(std::sync::atomic::Ordering::Relaxed) {
@@ -344,6 +362,9 @@ pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     read_variant_file(arg).map(|text| (arg.to_string(), text))
 }
 
+/// The prefix that names the built-in copy of a bundled variant (`builtin:bollwerk178`).
+pub const BUILTIN_PREFIX: &str = "builtin:";
+
 /// The text of a variant file on disk: a regular file (never a FIFO or a device) of at most
 /// [`MAX_VARIANT_BYTES`].
 fn read_variant_file(arg: &str) -> Result<String, LoadError> {
@@ -351,7 +372,7 @@ fn read_variant_file(arg: &str) -> Result<String, LoadError> {
         LoadError::Io {
             path: arg.to_string(),
             message: e.to_string(),
-            known: bundled_names(),
+            known: bundled_names_for(arg),
         }
     })
 }
@@ -638,6 +659,7 @@ impl<'s> Loader<'s> {
         // before reading anything.
         let chain = self.chain;
         let mut doc: Option<toml::de::DeTable<'_>> = None;
+        let mut new_entries: Vec<extends::NewEntry> = Vec::new();
         let mut syntax = false;
         for part in &chain.parts {
             let (d, errors) = toml::de::DeTable::parse_recoverable(&part.text);
@@ -663,7 +685,10 @@ impl<'s> Loader<'s> {
             let d = extends::shift_table(d.into_inner(), part.offset);
             match &mut doc {
                 None => doc = Some(d),
-                Some(base) => extends::overlay(base, d),
+                Some(base) => {
+                    new_entries.extend(extends::new_entries(base, &d));
+                    extends::overlay(base, d);
+                }
             }
         }
         if syntax {
@@ -672,7 +697,24 @@ impl<'s> Loader<'s> {
         let doc = toml::Spanned::new(0..self.src.len(), doc.unwrap_or_default());
         let mismatches = schema::check(&doc);
         if !mismatches.is_empty() {
-            for m in mismatches {
+            for mut m in mismatches {
+                // A table a tweak adds that misses a required key is most often a misspelt
+                // name of one it meant to change: say so, with the closest name.
+                if let Some(n) = new_entries.iter().find(|n| n.span == m.span) {
+                    m.help = match crate::core::names::closest(
+                        &n.name,
+                        n.known.iter().map(String::as_str),
+                    ) {
+                        Some(c) => format!(
+                            "the variant it extends has no `{}` in [{}], so this is a new one; did you mean `{c}`, to change it? Or {}",
+                            n.name, n.section, m.help
+                        ),
+                        None => format!(
+                            "the variant it extends has no `{}` in [{}], so this is a new one: {}",
+                            n.name, n.section, m.help
+                        ),
+                    };
+                }
                 self.problem(Code::Schema, m.span, m.message, m.label, m.help);
             }
             return None;
@@ -1505,7 +1547,7 @@ impl<'s> Loader<'s> {
                     (base + e.span.start, base + e.span.end),
                     format!("piece definition syntax: {}", e.message),
                     e.message.clone(),
-                    "a definition is legs such as `step(forward) capture`, combined with `|`, sequences, `( )` and `? * + {n,m}`",
+                    e.help.unwrap_or_else(|| "a definition is legs such as `step(forward) capture`, combined with `|`, sequences, `( )` and `? * + {n,m}`".into()),
                 );
                 None
             }

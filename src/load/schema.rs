@@ -357,5 +357,5 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
 }
 
 fn close_to(a: &str, b: &str) -> bool {
-    crate::compile::edit_distance(a, b) <= 2
+    crate::core::names::edit_distance(a, b) <= 2
 }

@@ -82,6 +82,13 @@ impl<'r> Game<'r> {
         self.hash
     }
 
+    /// The position before the first turn of the history.
+    pub fn first_position(&self) -> Position {
+        let mut g = self.clone();
+        while g.undo() {}
+        g.pos
+    }
+
     /// Turns played so far, oldest first.
     pub fn history(&self) -> impl Iterator<Item = &Turn> {
         self.history.iter().map(|(t, _)| t)

@@ -502,21 +502,15 @@ impl Session {
     pub fn export(&self) -> Result<String, ApiError> {
         let rules = self.rules();
         let mut game = self.game();
-        let outcome = Self::outcome(&mut game)?;
-        let start = write_position(rules, &self.start);
-        let history: Vec<String> = self.turns.iter().map(|t| turn_text(rules, t)).collect();
-        let result = outcome.map_or_else(|| "ongoing".to_string(), |o| o.text(rules));
-        let history = history.join(" ");
-        Ok(format!(
-            "# A game exported from bulwark serve. To replay it:\n\
-             #   bulwark status VARIANT --position \"$start\" --history \"$turns\"\n\
-             variant: {}\n\
-             start: {start}\n\
-             turns: {history}\n\
-             position: {}\n\
-             result: {result}\n",
-            self.variant.name,
-            write_position(rules, game.pos()),
+        // The game must still be playable (a definition that runs away is an error here).
+        Self::outcome(&mut game)?;
+        Ok(crate::text::write_record(
+            rules,
+            &self.variant.name,
+            &self.start,
+            &self.turns,
+            "# A game exported from bulwark serve. Replay it with `load FILE` in `bulwark play`,\n\
+             # or: bulwark status VARIANT --position \"$start\" --history \"$turns\"\n",
         ))
     }
 }

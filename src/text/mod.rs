@@ -2,7 +2,9 @@
 //! is reported here; why a turn is not legal is asked of [`crate::play`].
 
 mod position;
+mod record;
 mod turn;
 
 pub use position::*;
+pub use record::*;
 pub use turn::*;

@@ -5,6 +5,7 @@ pub mod clip;
 mod diagram;
 pub mod diff;
 pub mod rulebook;
+pub mod snapshots;
 pub mod words;
 
 pub use diagram::*;
