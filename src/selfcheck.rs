@@ -173,7 +173,14 @@ pub fn requests(variant: &crate::serve::Variant, script: &str) -> Result<(), Str
             "redo" => s.redo(),
             "position" => s.set_position(Some(arg), None),
             "history" => s.set_position(None, Some(arg)),
-            "turns" => s.turns((!arg.is_empty()).then_some(arg), 200).map(drop),
+            "turns" => {
+                // `turns FROM [CLICKS]`: the turns from a cell, those starting with the clicks.
+                let (from, clicks) = arg
+                    .split_once(' ')
+                    .map_or((arg, None), |(f, c)| (f, Some(c)));
+                s.turns((!from.is_empty()).then_some(from), clicks, 200)
+                    .map(drop)
+            }
             "diagram" => s.diagram(arg).map(drop),
             "state" => s.state().map(drop),
             "export" => s.export().map(drop),

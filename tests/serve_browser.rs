@@ -345,6 +345,121 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     .await;
     let id = eval(c, "return sessionStorage.getItem('bulwark-game');").await;
     let id = id.as_str().unwrap().to_string();
+
+    // Two clicks in quick succession, the second made while the first piece's 12,000 turns are
+    // still loading: neither is lost.
+    c.execute(
+        "for (const cell of ['J3', 'K5']) { \
+           document.querySelector('#board rect.cell[data-cell=\"' + cell + '\"]') \
+             .dispatchEvent(new MouseEvent('click', {bubbles: true})); \
+         }",
+        vec![],
+    )
+    .await
+    .unwrap();
+    until(
+        c,
+        "the choice of the turns J3 K5 makes",
+        r#"return !!document.querySelector('#choices button[data-turn="J3-K5"]');"#,
+    )
+    .await;
+    c.find(Locator::Css(r#"#choices button[data-turn="J3-K5"]"#))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_history(c, 1).await;
+    assert_eq!(history(c).await, ["J3-K5"]);
+    c.find(Locator::Id("undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_history(c, 0).await;
+
+    // A move and then a stone, chosen on the board: the Guard's destination, then the stone's
+    // cell (the cells that can follow are marked), then which stone. The turns the clicks
+    // already make are a few buttons, the rest a compact list, and the page stays within the
+    // window, wide or narrow.
+    click_cell(c, "G4").await;
+    until(
+        c,
+        "the Guard's turns",
+        "return !!document.querySelector('#board rect.cell[data-marks~=\"move\"]');",
+    )
+    .await;
+    click_cell(c, "G5").await;
+    until(
+        c,
+        "the choices after G5",
+        r#"return !!document.querySelector('#choices button[data-turn="G4-G5"]');"#,
+    )
+    .await;
+    let next = eval(
+        c,
+        "return [...document.querySelectorAll('#board rect.cell.next')].map(r => r.dataset.cell).sort();",
+    )
+    .await;
+    assert!(
+        next.as_array().unwrap().contains(&json!("F5")),
+        "the stone's cells are marked: {next}"
+    );
+    let buttons = eval(
+        c,
+        "return [...document.querySelectorAll('#choices button')].map(b => b.dataset.turn);",
+    )
+    .await;
+    assert_eq!(
+        buttons,
+        json!(["G4^G5", "G4~G5", "G4#G5", "G4%G5", "G4@G5", "G4-G5"]),
+        "the turns that G4 G5 makes, and nothing more, as buttons"
+    );
+    for width in [1400, 800] {
+        c.set_window_size(width, 1000).await.unwrap();
+        let fits = eval(
+            c,
+            "return document.documentElement.scrollWidth <= window.innerWidth;",
+        )
+        .await;
+        assert_eq!(fits, json!(true), "the board page is wider than {width} px");
+    }
+    c.set_window_size(1400, 1000).await.unwrap();
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    screenshot(c, "serve-completion.png").await;
+    click_cell(c, "F5").await;
+    until(
+        c,
+        "the stones for F5",
+        r#"return !!document.querySelector('#choices button[data-turn="G4-G5#F5"]');"#,
+    )
+    .await;
+    assert_eq!(
+        eval(
+            c,
+            "return document.querySelectorAll('#choices button').length;"
+        )
+        .await,
+        json!(5),
+        "one button for each stone kind"
+    );
+    c.find(Locator::Css(r#"#choices button[data-turn="G4-G5#F5"]"#))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_history(c, 1).await;
+    assert_eq!(history(c).await, ["G4-G5#F5"]);
+    c.find(Locator::Id("undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_history(c, 0).await;
+
     click_cell(c, "G3").await;
     until(
         c,

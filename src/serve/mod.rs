@@ -12,7 +12,7 @@
 //! | `GET /api/games/{id}` | the game's state: board picture, side to move, hands, position text, history, result |
 //! | `DELETE /api/games/{id}` | forgets the game (204) |
 //! | `GET /api/games/{id}/diagram?at=CELL` | the diagram of the piece on a cell: picture, marks, counts |
-//! | `GET /api/games/{id}/turns[?from=CELL][&limit=N]` | legal turns, with the clicks that make each |
+//! | `GET /api/games/{id}/turns[?from=CELL][&clicks=C1,C2…][&limit=N]` | legal turns, with the clicks that make each (only those starting with the clicks given) |
 //! | `POST /api/games/{id}/play` `{turn}` | plays move text |
 //! | `POST /api/games/{id}/computer` `{agent?}` | the computer plays the side to move |
 //! | `POST /api/games/{id}/undo`, `…/redo` | takes back a turn, plays it again |
@@ -687,6 +687,8 @@ async fn diagram(
 #[serde(deny_unknown_fields)]
 struct TurnsQuery {
     from: Option<String>,
+    /// Cells, comma-separated: only the turns whose clicks start with them.
+    clicks: Option<String>,
     limit: Option<usize>,
 }
 
@@ -697,9 +699,11 @@ async fn turns(
 ) -> Result<Json<Value>, ApiError> {
     let q = query(q)?;
     let limit = q.limit.unwrap_or(5_000).min(100_000);
-    with_session(&state, &id, move |s| s.turns(q.from.as_deref(), limit))
-        .await
-        .map(Json)
+    with_session(&state, &id, move |s| {
+        s.turns(q.from.as_deref(), q.clicks.as_deref(), limit)
+    })
+    .await
+    .map(Json)
 }
 
 #[derive(Deserialize)]

@@ -316,9 +316,24 @@ impl Session {
     /// The legal turns, all of them or those of the piece on (or dropped onto) a cell, each with
     /// its move text and the cells a player clicks to make it, in order: the piece, where it
     /// goes, then each stone's cell or the removed stone's.
-    pub fn turns(&self, from: Option<&str>, limit: usize) -> Result<Value, ApiError> {
+    pub fn turns(
+        &self,
+        from: Option<&str>,
+        clicks: Option<&str>,
+        limit: usize,
+    ) -> Result<Value, ApiError> {
         let rules = self.rules();
         let from = from.map(|f| self.cell(f)).transpose()?;
+        // The clicks as the turns' JSON names them (a cell's own spelling).
+        let clicks: Vec<Value> = match clicks {
+            Some(c) => c
+                .split(',')
+                .filter(|c| !c.trim().is_empty())
+                .take(64)
+                .map(|c| self.cell(c.trim()).map(|c| json!(rules.topo.name(c))))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
         let mut game = self.game();
         let mut list = Vec::new();
         let mut total = 0usize;
@@ -326,9 +341,17 @@ impl Session {
             if from.is_some_and(|f| f != t.from) {
                 return;
             }
+            let j = turn_json(rules, t);
+            if !clicks.is_empty()
+                && !j["clicks"]
+                    .as_array()
+                    .is_some_and(|have| have.starts_with(&clicks))
+            {
+                return;
+            }
             total += 1;
             if list.len() < limit {
-                list.push(turn_json(rules, t));
+                list.push(j);
             }
         });
         Self::no_runaway(&game)?;
