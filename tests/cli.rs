@@ -622,3 +622,35 @@ fn builtin_names_the_built_in_copy() {
         stderr(&o)
     );
 }
+
+/// Side names come from `[game] sides` in every picture, and a side named for a colour is
+/// drawn in it: xiangqi's red and black, Border Wars' blue and red.
+#[test]
+fn diagrams_name_and_colour_the_sides_as_the_file_does() {
+    let o = bulwark(&["diagram", "xiangqi", "--at", "a1"]);
+    assert!(
+        stdout(&o).starts_with("Chariot (R) on a1, red\n"),
+        "{}",
+        stdout(&o)
+    );
+    let svg = stdout(&bulwark(&[
+        "diagram",
+        "border-wars",
+        "--at",
+        "a3",
+        "--format",
+        "svg",
+    ]));
+    assert!(svg.contains("Blockade (B) on a3, blue</text>"));
+    assert!(svg.contains(r##"fill="#1f4e9c""##), "blue pieces");
+    assert!(svg.contains(r##"fill="#c8102e""##), "red pieces");
+    assert!(
+        !svg.contains(r##"<circle cx="7" cy="-4" r="5" fill="#7b2cbf"/>"##),
+        "no stone marks in the legend of a game without stones"
+    );
+    // Chess keeps white and black.
+    let svg = stdout(&bulwark(&[
+        "diagram", "chess", "--at", "e2", "--format", "svg",
+    ]));
+    assert!(svg.contains("Pawn (P) on e2, white</text>"));
+}

@@ -305,6 +305,10 @@ fn stone_effect_names(rules: &Ruleset) -> (String, String) {
 /// The legend of text diagrams, in the variant's own names.
 pub fn text_legend(rules: &Ruleset) -> String {
     let (blows, captures) = stone_effect_names(rules);
+    if rules.stones.is_empty() {
+        // Without stones, only the marks a piece can make.
+        return "(X) origin    *  move, may capture    x  move only    <x> capture".to_string();
+    }
     format!(
         "(X) origin    *  move, may capture    x  move only    + stone may be placed\n\
          <x> capture   [x] land and destroy   {{x}} land and collect\n\
@@ -322,7 +326,7 @@ pub fn diagram_text(rules: &Ruleset, pos: &Position, d: &Diagram) -> String {
         piece.name,
         d.letter,
         rules.topo.name(d.origin),
-        d.side
+        rules.side_name(d.side)
     );
     grid(rules, &mut out, |c| {
         let o = pos.at(c);
@@ -439,6 +443,43 @@ pub fn diagnostic_text(d: &dyn miette::Diagnostic) -> String {
     out
 }
 
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+/// A side's piece colours (fill, letter): from its name in `[game] sides` when that names a
+/// colour (`blue`, `red`, …), else white for the first side and black for the second.
+pub fn side_colours(rules: &Ruleset, side: Side) -> (&'static str, &'static str) {
+    const NAMED: [(&str, &str, &str); 12] = [
+        ("white", "#fdfdfd", "#111"),
+        ("black", "#222", "#fdfdfd"),
+        ("red", "#c8102e", "#fdfdfd"),
+        ("blue", "#1f4e9c", "#fdfdfd"),
+        ("green", "#2b7a3d", "#fdfdfd"),
+        ("yellow", "#f2c230", "#111"),
+        ("gold", "#d4a017", "#111"),
+        ("silver", "#c0c0c0", "#111"),
+        ("orange", "#e8771e", "#111"),
+        ("purple", "#6a3d9a", "#fdfdfd"),
+        ("brown", "#7b4a26", "#fdfdfd"),
+        ("grey", "#808080", "#fdfdfd"),
+    ];
+    let name = rules.side_name(side);
+    NAMED
+        .iter()
+        .find(|(n, _, _)| *n == name || (*n == "grey" && name == "gray"))
+        .map_or(
+            if side == Side::White {
+                ("#fdfdfd", "#111")
+            } else {
+                ("#222", "#fdfdfd")
+            },
+            |&(_, fill, ink)| (fill, ink),
+        )
+}
+
 const CELL: i32 = 36;
 const MARGIN: i32 = 26;
 const TITLE: i32 = 26;
@@ -446,11 +487,7 @@ const TITLE: i32 = 26;
 fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant, x: i32, y: i32) {
     let (cx, cy) = (x + CELL / 2, y + CELL / 2);
     if let Some((side, k)) = o.as_piece() {
-        let (fill, ink) = if side == Side::White {
-            ("#fdfdfd", "#111")
-        } else {
-            ("#222", "#fdfdfd")
-        };
+        let (fill, ink) = side_colours(rules, side);
         let _ = write!(
             out,
             r##"<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
@@ -569,6 +606,25 @@ fn svg_square(out: &mut String, rules: &Ruleset, x: i32, y: i32, fill: &str) {
     );
 }
 
+/// The columns of a segment board whose lines end off the board, in a capital point drawn
+/// where the file labels are.
+fn capital_columns(rules: &Ruleset) -> Vec<i32> {
+    if rules.drawing != Drawing::Segments {
+        return Vec::new();
+    }
+    let topo = &rules.topo;
+    let ranks = topo.ranks() as i32;
+    let mut out = Vec::new();
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (col, r) = (col as i32, ranks - 1 - row as i32);
+        if col % 2 == 0 && (r == 0 || r == ranks - 1) && !out.contains(&col) {
+            out.push(col);
+        }
+    }
+    out
+}
+
 /// A segment board's lines: each cell a segment between two lattice points (the ends off the
 /// board are capitals, drawn larger), under the cells' tokens.
 fn svg_segments(out: &mut String, rules: &Ruleset, top: i32) {
@@ -645,7 +701,16 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
     } else {
         1
     };
-    let legend_h = if legend { 18 + 10 / columns * 20 } else { 0 };
+    let entries = if rules.stones.is_empty() {
+        LEGEND_WITHOUT_STONES as i32
+    } else {
+        10
+    };
+    let legend_h = if legend {
+        18 + (entries + columns - 1) / columns * 20
+    } else {
+        0
+    };
     let height = TITLE + 2 * MARGIN + board_h + legend_h;
     let mut out = String::new();
     let _ = write!(
@@ -663,14 +728,14 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
         escape_xml(&piece.name),
         d.letter,
         topo.name(d.origin),
-        d.side
+        escape_xml(rules.side_name(d.side))
     );
     let top = TITLE + MARGIN;
     let xy = |c: Cell| {
         let (col, row) = topo.layout(c);
         (MARGIN + col as i32 * CELL, top + row as i32 * CELL)
     };
-    svg_labels(&mut out, topo, top, board_h);
+    svg_labels(&mut out, rules, top, board_h);
     svg_segments(&mut out, rules, top);
     for c in topo.cells() {
         let (x, y) = xy(c);
@@ -680,8 +745,8 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
         svg_legend(
             &mut out,
             top + board_h + 34,
-            width,
-            columns,
+            (width, columns),
+            !rules.stones.is_empty(),
             &blows,
             &captures,
         );
@@ -691,10 +756,13 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
 }
 
 /// The file labels above and below the board and the rank numbers beside it.
-fn svg_labels(out: &mut String, topo: &crate::board::Topology, top: i32, board_h: i32) {
+fn svg_labels(out: &mut String, rules: &Ruleset, top: i32, board_h: i32) {
+    let topo = &rules.topo;
     let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
+    let capitals = capital_columns(rules);
     for f in 0..files {
-        let x = MARGIN + f * CELL + CELL / 2;
+        // Beside a capital point, not under it.
+        let x = MARGIN + f * CELL + CELL / 2 + if capitals.contains(&f) { 16 } else { 0 };
         for y in [top - 8, top + board_h + 18] {
             let _ = write!(
                 out,
@@ -751,8 +819,10 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
         let ky = top + board_h + 34 + i as i32 * 20;
         let _ = write!(
             out,
-            r##"<g transform="translate({MARGIN},{ky})"><rect x="0" y="-11" width="14" height="14" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="20" y="1" font-size="12">{} (White solid, Black dashed)</text></g>"##,
-            escape_xml(&r.id)
+            r##"<g transform="translate({MARGIN},{ky})"><rect x="0" y="-11" width="14" height="14" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="20" y="1" font-size="12">{} ({} solid, {} dashed)</text></g>"##,
+            escape_xml(&r.id),
+            escape_xml(&capitalised(rules.side_name(Side::White))),
+            escape_xml(rules.side_name(Side::Black)),
         );
     }
     out.push_str("</svg>\n");
@@ -865,8 +935,43 @@ fn svg_cell(
     }
 }
 
-/// The legend: one icon and label per mark, in one or two columns.
-fn svg_legend(out: &mut String, ly: i32, width: i32, columns: i32, blows: &str, captures: &str) {
+/// The legend of the picture diagrams alone, as an SVG (for a page that shows diagrams drawn
+/// without their own legend): the same icons and words.
+pub fn legend_svg(rules: &Ruleset) -> String {
+    let (blows, captures) = stone_effect_names(rules);
+    let (blows, captures) = (
+        format!("{blows} blows it up"),
+        format!("{captures} captures it"),
+    );
+    let stones = !rules.stones.is_empty();
+    let entries = if stones {
+        10
+    } else {
+        LEGEND_WITHOUT_STONES as i32
+    };
+    let (width, columns) = (2 * MARGIN + 16 * CELL, 2);
+    let height = 12 + (entries + columns - 1) / columns * 20;
+    let mut out = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="legend" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"##
+    );
+    svg_legend(&mut out, 16, (width, columns), stones, &blows, &captures);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The legend's first entries, those a game without stones can show (origin, moves, capture).
+const LEGEND_WITHOUT_STONES: usize = 4;
+
+/// The legend: one icon and label per mark, in one or two columns (the stones' marks only
+/// where the game has stones).
+fn svg_legend(
+    out: &mut String,
+    ly: i32,
+    (width, columns): (i32, i32),
+    stones: bool,
+    blows: &str,
+    captures: &str,
+) {
     let (blows, captures) = (escape_xml(blows), escape_xml(captures));
     let items: [(&str, &str); 10] = [
         (
@@ -911,7 +1016,12 @@ fn svg_legend(out: &mut String, ly: i32, width: i32, columns: i32, blows: &str, 
         ),
     ];
     let col_w = (width - 2 * MARGIN) / columns;
-    for (i, (icon, label)) in items.iter().enumerate() {
+    let shown = if stones {
+        items.len()
+    } else {
+        LEGEND_WITHOUT_STONES
+    };
+    for (i, (icon, label)) in items.iter().take(shown).enumerate() {
         let x = MARGIN + (i as i32 % columns) * col_w;
         let y = ly + (i as i32 / columns) * 20;
         let _ = write!(
@@ -952,7 +1062,7 @@ fn svg_position(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif"><rect width="{width}" height="{height}" fill="#ffffff"/><text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{}</text>"##,
         escape_xml(title)
     );
-    svg_labels(out, topo, top, topo.ranks() as i32 * CELL);
+    svg_labels(out, rules, top, topo.ranks() as i32 * CELL);
     svg_segments(out, rules, top);
     for c in topo.cells() {
         let (col, row) = topo.layout(c);

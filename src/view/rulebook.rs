@@ -259,10 +259,11 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
             figure(&mut html, &mut write, rules, s, pr)?;
         }
     }
+    // The legend as the diagrams draw their marks: pictures, not the text diagrams' signs.
     let _ = writeln!(
         html,
-        "<h2>Legend</h2>\n<pre>{}</pre>\n</body>\n</html>",
-        super::escape_xml(&render::text_legend(rules))
+        "<h2>Legend</h2>\n<figure id=\"legend\">{}</figure>\n</body>\n</html>",
+        render::legend_svg(rules)
     );
     write("index.html", &html)?;
     let contradictions = prepared

@@ -96,7 +96,7 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             t.files(),
             labels.join(" "),
             t.ranks(),
-            capitalised(Side::White.name()),
+            capitalised(rules.side_name(Side::White)),
             if rules.regions.is_empty() {
                 String::new()
             } else {
