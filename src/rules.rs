@@ -405,6 +405,19 @@ pub enum Drawing {
     /// right neighbours, one on an even file those above and below; an end off the board is a
     /// capital, drawn as a larger point.
     Segments,
+    /// Each cell a point where lines of a grid cross: lines join orthogonal neighbours, and
+    /// [`BoardLines`] adds a river and diagonals.
+    Points,
+}
+
+/// What a `points` drawing draws beyond the grid of lines (`[board] river`, `diagonals`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardLines {
+    /// The river runs between this rank (counted from 1) and the next: only the outer files'
+    /// lines cross it.
+    pub river: Option<u32>,
+    /// Regions whose cells of each side form a rectangle with both diagonals drawn.
+    pub diagonals: Vec<RegionId>,
 }
 
 /// The identity of one rule set value, for tables derived from it and kept elsewhere (a
@@ -456,6 +469,8 @@ pub struct Ruleset {
     pub colouring: Colouring,
     /// How pictures draw the board.
     pub drawing: Drawing,
+    /// A `points` drawing's river and diagonals.
+    pub lines: BoardLines,
     /// Named regions.
     pub regions: Vec<Region>,
     /// Stone kinds in declaration order.

@@ -177,6 +177,8 @@ broken!(dsl_unknown_leg, ["dsl_syntax"]);
 broken!(dsl_unclosed, ["dsl_syntax"]);
 // A tweak's new piece whose name is close to one it extends: the help suggests that name.
 broken!(tweak_misspelt_piece, ["schema"]);
+// `river` and `diagonals` belong to a board of points.
+broken!(board_lines, ["board", "board"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);

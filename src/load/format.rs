@@ -284,7 +284,12 @@ pub struct BoardDef {
     pub cells: Option<Spanned<i64>>,
     /// How cells are coloured: `chequered` (the default) or `plain`.
     pub colours: Option<Spanned<String>>,
+    /// How pictures draw the board: `squares` (the default), `segments` or `points`.
     pub drawing: Option<Spanned<String>>,
+    /// With `points`: the rank after which a river runs.
+    pub river: Option<Spanned<i64>>,
+    /// With `points`: regions drawn with their diagonals.
+    pub diagonals: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[regions.NAME]`: cells per side, as names and rectangles (`B2-D4`).

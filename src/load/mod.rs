@@ -498,6 +498,12 @@ impl<'s> Loader<'s> {
             .take(RegionId::MAX)
             .map(|k| k.get_ref().clone())
             .collect();
+        let lines = self.board_lines(
+            &def.board,
+            drawing,
+            topo.as_ref().map_or(0, |t| t.ranks()),
+            &region_ids,
+        );
 
         let (fragments, parsed) = self.parse_definitions(&def);
 
@@ -620,6 +626,7 @@ impl<'s> Loader<'s> {
             topo,
             colouring,
             drawing,
+            lines,
             regions,
             stones,
             pieces,
@@ -1061,17 +1068,79 @@ impl<'s> Loader<'s> {
         match b.drawing.as_ref().map(|c| (c.get_ref().as_str(), c)) {
             None | Some(("squares", _)) => Drawing::Squares,
             Some(("segments", _)) => Drawing::Segments,
+            Some(("points", _)) => Drawing::Points,
             Some((other, s)) => {
                 self.problem(
                     Code::Board,
                     span_of(s),
                     format!("unknown drawing `{other}`"),
                     "not a drawing",
-                    "write \"squares\" (each cell a square) or \"segments\" (each cell a segment between lattice points)",
+                    "write \"squares\" (each cell a square), \"segments\" (each cell a segment between lattice points) or \"points\" (each cell a point where lines cross)",
                 );
                 Drawing::Squares
             }
         }
+    }
+
+    /// A `points` drawing's river and diagonals (`[board] river`, `diagonals`).
+    fn board_lines(
+        &mut self,
+        b: &BoardDef,
+        drawing: Drawing,
+        ranks: usize,
+        regions: &[String],
+    ) -> BoardLines {
+        let mut lines = BoardLines::default();
+        let only_points = |key: &str| {
+            (
+                format!("`{key}` is drawn only on a board of points"),
+                "not drawn".to_string(),
+                format!("add drawing = \"points\" to [board], or remove `{key}`"),
+            )
+        };
+        if let Some(r) = &b.river {
+            let v = *r.get_ref();
+            if drawing != Drawing::Points {
+                let (m, l, h) = only_points("river");
+                self.problem(Code::Board, span_of(r), m, l, h);
+            } else if v < 1 || v >= ranks as i64 {
+                self.problem(
+                    Code::Board,
+                    span_of(r),
+                    format!("a river after rank {v}: the board's ranks are 1 to {ranks}"),
+                    "not between two ranks",
+                    format!(
+                        "give the rank after which the river runs, 1 to {}",
+                        ranks.saturating_sub(1)
+                    ),
+                );
+            } else {
+                lines.river = Some(v as u32);
+            }
+        }
+        if let Some(list) = &b.diagonals {
+            if drawing != Drawing::Points {
+                let (m, l, h) = only_points("diagonals");
+                self.problem(Code::Board, span_of(list), m, l, h);
+                return lines;
+            }
+            for name in list.get_ref() {
+                match regions.iter().position(|r| r == name.get_ref()) {
+                    Some(i) => lines.diagonals.push(RegionId::new(i)),
+                    None => self.problem(
+                        Code::UnknownRegion,
+                        span_of(name),
+                        format!("unknown region `{}`", name.get_ref()),
+                        "not a region",
+                        crate::core::names::suggest(
+                            name.get_ref(),
+                            regions.iter().map(String::as_str),
+                        ),
+                    ),
+                }
+            }
+        }
+        lines
     }
 
     /// The file labels, and whether they are all usable (1 to 64, letters, distinct).

@@ -38,6 +38,8 @@ const BOARD: &[Key] = &[
     ("cells", Shape::Int, false),
     ("colours", Shape::Str, false),
     ("drawing", Shape::Str, false),
+    ("river", Shape::Int, false),
+    ("diagonals", Shape::Strs, false),
 ];
 const REGION: &[Key] = &[("white", Shape::Str, true), ("black", Shape::Str, true)];
 const STONE: &[Key] = &[

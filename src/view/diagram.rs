@@ -550,7 +550,10 @@ pub fn escape_xml(s: &str) -> String {
 
 /// The fill of a cell in the board's colouring.
 fn cell_fill(rules: &Ruleset, c: Cell) -> &'static str {
-    if rules.colour(c) == 0 {
+    if rules.drawing == Drawing::Points {
+        // The lines are the board; a cell is filled only to mark it.
+        "none"
+    } else if rules.colour(c) == 0 {
         "#c9b38f"
     } else {
         "#efe4cf"
@@ -590,6 +593,19 @@ fn svg_outline(
 
 /// A cell's square (on a segment board, a round token on its segment).
 fn svg_square(out: &mut String, rules: &Ruleset, x: i32, y: i32, fill: &str) {
+    if rules.drawing == Drawing::Points {
+        if fill != "none" {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="{fill}" fill-opacity="0.85"/>"##,
+                x + 2,
+                y + 2,
+                CELL - 4,
+                CELL - 4
+            );
+        }
+        return;
+    }
     if rules.drawing == Drawing::Segments {
         let r = CELL / 2 - 1;
         let _ = write!(
@@ -623,6 +639,77 @@ fn capital_columns(rules: &Ruleset) -> Vec<i32> {
         }
     }
     out
+}
+
+/// A board of points: a wooden ground, lines between orthogonal neighbours (only the outer
+/// files' lines cross a river), and the diagonals of the regions named in `[board] diagonals`.
+fn svg_points(out: &mut String, rules: &Ruleset, top: i32) {
+    if rules.drawing != Drawing::Points {
+        return;
+    }
+    let topo = &rules.topo;
+    let (files, ranks) = (topo.files() as i32, topo.ranks() as i32);
+    let centre = |col: i32, row: i32| (MARGIN + col * CELL + CELL / 2, top + row * CELL + CELL / 2);
+    let _ = write!(
+        out,
+        r##"<rect x="{MARGIN}" y="{top}" width="{}" height="{}" fill="#ecd3a0"/>"##,
+        files * CELL,
+        ranks * CELL
+    );
+    let line = |out: &mut String, a: (i32, i32), b: (i32, i32), width: &str| {
+        let _ = write!(
+            out,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#5a4326" stroke-width="{width}"/>"##,
+            a.0, a.1, b.0, b.1
+        );
+    };
+    for c in topo.cells() {
+        let (col, row) = topo.layout(c);
+        let (col, row) = (col as i32, row as i32);
+        if topo.at_layout(col as usize + 1, row as usize).is_some() {
+            line(out, centre(col, row), centre(col + 1, row), "1.5");
+        }
+        if topo.at_layout(col as usize, row as usize + 1).is_some() {
+            // The lower cell's rank (from 1) is the river's when the link crosses it.
+            let crosses = rules.lines.river == Some((ranks - 1 - row) as u32);
+            if !crosses || col == 0 || col == files - 1 {
+                line(out, centre(col, row), centre(col, row + 1), "1.5");
+            }
+        }
+    }
+    if let Some(r) = rules.lines.river {
+        let row = ranks - r as i32;
+        let y = top + row * CELL;
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#a9cfe0" fill-opacity="0.55"/>"##,
+            MARGIN + CELL / 2 + 1,
+            y - CELL / 2 + 1,
+            (files - 1) * CELL - 2,
+            CELL - 2
+        );
+    }
+    for &region in &rules.lines.diagonals {
+        for (_, cells) in rules.regions[region.index()].cells.iter() {
+            let spots: Vec<(i32, i32)> = cells
+                .iter()
+                .map(|c| {
+                    let (col, row) = topo.layout(c);
+                    (col as i32, row as i32)
+                })
+                .collect();
+            let (Some(c0), Some(c1), Some(r0), Some(r1)) = (
+                spots.iter().map(|s| s.0).min(),
+                spots.iter().map(|s| s.0).max(),
+                spots.iter().map(|s| s.1).min(),
+                spots.iter().map(|s| s.1).max(),
+            ) else {
+                continue;
+            };
+            line(out, centre(c0, r0), centre(c1, r1), "1.5");
+            line(out, centre(c1, r0), centre(c0, r1), "1.5");
+        }
+    }
 }
 
 /// A segment board's lines: each cell a segment between two lattice points (the ends off the
@@ -737,6 +824,7 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
     };
     svg_labels(&mut out, rules, top, board_h);
     svg_segments(&mut out, rules, top);
+    svg_points(&mut out, rules, top);
     for c in topo.cells() {
         let (x, y) = xy(c);
         svg_cell(&mut out, rules, pos, d, c, x, y);
@@ -1064,6 +1152,7 @@ fn svg_position(
     );
     svg_labels(out, rules, top, topo.ranks() as i32 * CELL);
     svg_segments(out, rules, top);
+    svg_points(out, rules, top);
     for c in topo.cells() {
         let (col, row) = topo.layout(c);
         let (x, y) = (MARGIN + col as i32 * CELL, top + row as i32 * CELL);
