@@ -89,6 +89,67 @@ pub struct PieceKind {
     /// Ending its move in this region (seen from its side) turns the opponent's whole reserve
     /// over to its side (`takes-reserve-in`).
     pub takes_reserve_in: Option<(Whose, RegionId)>,
+    /// The built-in picture it is drawn with (`picture`), or its letter in a disc.
+    pub picture: Option<Picture>,
+}
+
+/// The built-in piece pictures (`[pieces.ID] picture = "knight"`): chess's six kinds and
+/// xiangqi's seven; a piece without one is drawn as its letter in a disc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Picture {
+    /// Chess's king: a crown under a cross.
+    King,
+    /// Chess's queen: a crown of five points.
+    Queen,
+    /// Chess's rook: a tower.
+    Rook,
+    /// Chess's bishop: a mitre.
+    Bishop,
+    /// Chess's knight: a horse's head.
+    Knight,
+    /// Chess's pawn.
+    Pawn,
+    /// Xiangqi's general (帥, 將).
+    General,
+    /// Xiangqi's advisor (仕, 士).
+    Advisor,
+    /// Xiangqi's elephant (相, 象).
+    Elephant,
+    /// Xiangqi's horse (傌, 馬).
+    Horse,
+    /// Xiangqi's chariot (俥, 車).
+    Chariot,
+    /// Xiangqi's cannon (炮, 砲).
+    Cannon,
+    /// Xiangqi's soldier (兵, 卒).
+    Soldier,
+}
+
+impl Picture {
+    /// Every picture with its name in the file.
+    pub const ALL: [(Picture, &'static str); 13] = [
+        (Picture::King, "king"),
+        (Picture::Queen, "queen"),
+        (Picture::Rook, "rook"),
+        (Picture::Bishop, "bishop"),
+        (Picture::Knight, "knight"),
+        (Picture::Pawn, "pawn"),
+        (Picture::General, "general"),
+        (Picture::Advisor, "advisor"),
+        (Picture::Elephant, "elephant"),
+        (Picture::Horse, "horse"),
+        (Picture::Chariot, "chariot"),
+        (Picture::Cannon, "cannon"),
+        (Picture::Soldier, "soldier"),
+    ];
+
+    /// The picture of that name.
+    pub fn named(name: &str) -> Option<Picture> {
+        Picture::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|&(p, _)| p)
+    }
 }
 
 /// Neutral pieces (`[neutral]`): a third owner's pieces that the side with more influence over

@@ -179,6 +179,8 @@ broken!(dsl_unclosed, ["dsl_syntax"]);
 broken!(tweak_misspelt_piece, ["schema"]);
 // `river` and `diagonals` belong to a board of points.
 broken!(board_lines, ["board", "board"]);
+// `picture` names a built-in picture.
+broken!(picture, ["picture"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);

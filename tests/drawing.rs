@@ -80,3 +80,41 @@ fn river_and_diagonals_misused_are_reported() {
     );
     assert!(e.problems[1].help.starts_with("did you mean `castle`?"));
 }
+
+/// `picture` draws a piece with a built-in picture: the small variant's rook as a chariot
+/// (the first side's character 俥, the second's 車); a piece without one keeps its letter.
+#[test]
+fn a_piece_with_a_picture_is_drawn_with_it_and_others_with_their_letter() {
+    let rules = points();
+    let svg = board_svg(&rules, &rules.setup, "Points");
+    assert_eq!(
+        svg.matches(r#"<g class="picture">"#).count(),
+        2,
+        "the two rooks"
+    );
+    assert!(svg.contains(">俥</text>") && svg.contains(">車</text>"));
+    // The kings have no picture: their letter in a disc.
+    assert!(svg.contains(">K</text>"));
+    // Chess: all 32 pieces as pictures, none as a letter.
+    let chess = Ruleset::load_named("chess").unwrap();
+    let svg = board_svg(&chess, &chess.setup, "Chess");
+    assert_eq!(svg.matches(r#"class="picture""#).count(), 32);
+    // Bollwerk 178's invented pieces keep their letters.
+    let b = Ruleset::load_named("bollwerk178").unwrap();
+    assert!(!board_svg(&b, &b.setup, "B").contains(r#"class="picture""#));
+}
+
+/// A picture that is not built in is refused, with the closest name.
+#[test]
+fn an_unknown_picture_is_reported_with_the_closest_name() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/variants/points.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace("picture = \"chariot\"", "picture = \"chariott\"");
+    let e = Ruleset::from_source("p.toml", &text).unwrap_err();
+    assert_eq!(e.problems.len(), 1);
+    assert_eq!(e.problems[0].code.name(), "picture");
+    assert!(e.problems[0].help.starts_with("did you mean `chariot`?"));
+}

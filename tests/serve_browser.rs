@@ -496,6 +496,51 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     }
     wait_history(c, 1).await;
     assert_eq!(history(c).await, [text]);
+
+    // Every bundled game's board, drawn as its game is: a picture of each for the README
+    // (in a window tall enough for the tallest board).
+    c.set_window_size(1400, 1800).await.unwrap();
+    for (name, source) in bulwark::BUNDLED {
+        let rules = bulwark::Ruleset::from_source(name, source).unwrap();
+        c.execute(
+            "document.getElementById('variant').value = arguments[0];",
+            vec![json!(name)],
+        )
+        .await
+        .unwrap();
+        c.find(Locator::Id("new-game"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until(
+            c,
+            &format!("the board of {name}"),
+            &format!(
+                "return document.querySelectorAll('#board rect.cell').length === {} \
+                 && document.querySelectorAll('#history li').length === 0 \
+                 && document.getElementById('status').textContent.includes('legal turns');",
+                rules.topo.len()
+            ),
+        )
+        .await;
+        let png = c
+            .find(Locator::Id("board"))
+            .await
+            .unwrap()
+            .screenshot()
+            .await
+            .unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        let dir = if std::env::var_os("BULWARK_SCREENSHOTS").is_some() {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots/boards")
+        } else {
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots/boards")
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
 }
 
 /// `compare --html`: the report page in Chromium, as a designer opens it from disk. Both rule

@@ -56,6 +56,7 @@ codes! {
     Pieces => "pieces": "Too many piece kinds.",
     PieceLetter => "piece_letter": "A piece letter that is not one letter A-Z.",
     PieceName => "piece_name": "A piece name that cannot be used.",
+    Picture => "picture": "A piece picture that is not built in.",
     DuplicateLetter => "duplicate_letter": "Two piece kinds with one letter.",
     StonesPerTurn => "stones_per_turn": "A number of stones per turn out of range.",
     Promotion => "promotion": "A promotion that names no region or no piece.",

@@ -370,6 +370,8 @@ pub struct PieceDef {
     pub reserve: Option<Spanned<i64>>,
     /// The piece's worth, for evaluation (and rules that count points).
     pub value: Option<Spanned<i64>>,
+    /// The built-in picture it is drawn with.
+    pub picture: Option<Spanned<String>>,
     /// Where captured pieces go: "out" or "reserve" (passive capture).
     pub captures_to: Option<Spanned<String>>,
     /// Ending a move in this region takes the opponent's whole reserve.

@@ -878,6 +878,7 @@ impl<'s> Loader<'s> {
                     value: None,
                     captures_to_reserve: false,
                     takes_reserve_in: None,
+                    picture: None,
                 });
             }
         }
@@ -2144,7 +2145,24 @@ impl<'s> Loader<'s> {
                 .takes_reserve_in
                 .as_ref()
                 .and_then(|r| self.region_ref(r, regions));
+            let picture = pd.picture.as_ref().and_then(|s| {
+                let found = Picture::named(s.get_ref());
+                if found.is_none() {
+                    self.problem(
+                        Code::Picture,
+                        span_of(s),
+                        format!("no built-in picture is called `{}`", s.get_ref()),
+                        "not a picture",
+                        crate::core::names::suggest(
+                            s.get_ref(),
+                            Picture::ALL.iter().map(|(_, n)| *n),
+                        ),
+                    );
+                }
+                found
+            });
             if let Some(pk) = pieces.get_mut(p) {
+                pk.picture = picture;
                 pk.captures_to_reserve = to_reserve;
                 pk.takes_reserve_in = takes;
                 pk.value = pd

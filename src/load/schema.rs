@@ -69,6 +69,7 @@ const PIECE: &[Key] = &[
     ("turns", Shape::Strs, false),
     ("reserve", Shape::Int, false),
     ("value", Shape::Int, false),
+    ("picture", Shape::Str, false),
     ("captures-to", Shape::Str, false),
     ("takes-reserve-in", Shape::Str, false),
     ("changes", Shape::Tables(CHANGE), false),

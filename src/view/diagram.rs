@@ -15,7 +15,7 @@ use crate::board::{Cell, Side};
 use crate::core::StoneKindId;
 use crate::play::{self, PlaceEffect};
 use crate::position::Position;
-use crate::rules::{Drawing, Ruleset};
+use crate::rules::{Drawing, Picture, Ruleset};
 use crate::text::occupant_char;
 use crate::vm::{Machine, Options, StoneEffect};
 
@@ -449,6 +449,68 @@ fn capitalised(s: &str) -> String {
         .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
+/// A built-in piece picture centred on (cx, cy), about 28 pixels high, in the side's colours:
+/// chess's kinds as silhouettes, xiangqi's as their character on a disc (the first side's
+/// characters for the first side, as red and black differ in xiangqi).
+fn svg_picture(
+    out: &mut String,
+    picture: Picture,
+    side: Side,
+    (cx, cy): (i32, i32),
+    (fill, ink): (&str, &str),
+) {
+    let chinese = |first: &str, second: &str| {
+        if side == Side::White {
+            first.to_string()
+        } else {
+            second.to_string()
+        }
+    };
+    // Each silhouette: shapes around (0, 0); `I` marks the details drawn in the ink colour.
+    let base = r##"<rect x="-10" y="9" width="20" height="4" rx="1"/>"##;
+    let shapes: String = match picture {
+        Picture::Pawn => format!(
+            r##"<circle cx="0" cy="-6" r="4.5"/><path d="M-6 9 L-3 -2 L3 -2 L6 9 Z"/>{base}"##
+        ),
+        Picture::Rook => format!(
+            r##"<path d="M-6 -4 L-6 9 L6 9 L6 -4 Z"/><path d="M-9 -4 L-9 -12 L-5 -12 L-5 -9 L-2 -9 L-2 -12 L2 -12 L2 -9 L5 -9 L5 -12 L9 -12 L9 -4 Z"/>{base}"##
+        ),
+        Picture::Bishop => format!(
+            r##"<circle cx="0" cy="-13" r="2"/><path d="M0 -11 C6 -6 7 -1 2 4 L4 9 L-4 9 L-2 4 C-7 -1 -6 -6 0 -11 Z"/><path d="M2.5 -7 L-2 -2" stroke="{ink}" stroke-width="1.6"/>{base}"##
+        ),
+        Picture::Knight => format!(
+            r##"<path d="M-7 9 L-6 1 C-6 -6 -2 -11 2 -12 L3 -15 L5 -11 C9 -8 10 -3 9 2 L5 0 C3 -1 1 1 0 3 L3 9 Z"/><circle cx="3" cy="-6" r="1.3" fill="{ink}" stroke="none"/>{base}"##
+        ),
+        Picture::Queen => format!(
+            r##"<path d="M-8 8 L-11 -7 L-5 -1 L-3 -11 L0 -2 L3 -11 L5 -1 L11 -7 L8 8 Z"/><circle cx="-11" cy="-8" r="1.8"/><circle cx="-3" cy="-12" r="1.8"/><circle cx="3" cy="-12" r="1.8"/><circle cx="11" cy="-8" r="1.8"/>{base}"##
+        ),
+        Picture::King => format!(
+            r##"<path d="M-8 8 C-11 -1 -6 -6 0 -4 C6 -6 11 -1 8 8 Z"/><rect x="-1.3" y="-15" width="2.6" height="10"/><rect x="-4" y="-12" width="8" height="2.6"/>{base}"##
+        ),
+        Picture::General => chinese("帥", "將"),
+        Picture::Advisor => chinese("仕", "士"),
+        Picture::Elephant => chinese("相", "象"),
+        Picture::Horse => chinese("傌", "馬"),
+        Picture::Chariot => chinese("俥", "車"),
+        Picture::Cannon => chinese("炮", "砲"),
+        Picture::Soldier => chinese("兵", "卒"),
+    };
+    if picture as u8 >= Picture::General as u8 {
+        // A disc of pale wood with a ring and the character in the side's colour.
+        let colour = if fill == "#fdfdfd" { "#111" } else { fill };
+        let _ = write!(
+            out,
+            r##"<g class="picture"><circle cx="{cx}" cy="{cy}" r="15" fill="#f6e7c8" stroke="{colour}" stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="12" fill="none" stroke="{colour}" stroke-width="0.8"/><text x="{cx}" y="{}" font-size="17" text-anchor="middle" fill="{colour}" font-family="WenQuanYi Micro Hei, Noto Sans CJK SC, Noto Sans CJK TC, sans-serif">{shapes}</text></g>"##,
+            cy + 6
+        );
+        return;
+    }
+    let _ = write!(
+        out,
+        r##"<g class="picture" transform="translate({cx},{cy})" fill="{fill}" stroke="#111" stroke-width="1.3" stroke-linejoin="round">{shapes}</g>"##
+    );
+}
+
 /// A side's piece colours (fill, letter): from its name in `[game] sides` when that names a
 /// colour (`blue`, `red`, …), else white for the first side and black for the second.
 pub fn side_colours(rules: &Ruleset, side: Side) -> (&'static str, &'static str) {
@@ -488,6 +550,10 @@ fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant,
     let (cx, cy) = (x + CELL / 2, y + CELL / 2);
     if let Some((side, k)) = o.as_piece() {
         let (fill, ink) = side_colours(rules, side);
+        if let Some(picture) = rules.pieces[k.index()].picture {
+            svg_picture(out, picture, side, (cx, cy), (fill, ink));
+            return;
+        }
         let _ = write!(
             out,
             r##"<circle cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" font-size="15" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
