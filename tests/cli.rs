@@ -654,3 +654,12 @@ fn diagrams_name_and_colour_the_sides_as_the_file_does() {
     ]));
     assert!(svg.contains("Pawn (P) on e2, white</text>"));
 }
+
+/// `play --help` says what the computer does and names each side once.
+#[test]
+fn play_help_describes_the_agents_once() {
+    let help = stdout(&bulwark(&["play", "--help"]));
+    assert!(!help.contains("random turns)"), "{help}");
+    assert_eq!(help.matches("Who plays White").count(), 1, "{help}");
+    assert!(help.contains("save, load"), "{help}");
+}

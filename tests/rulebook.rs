@@ -224,6 +224,12 @@ fn the_players_rulebook_explains_the_rules_in_words() {
             .all(|(_, svg)| !svg.contains("move, may capture"))
     );
     assert_eq!(html.matches("<h2>Legend</h2>").count(), 1);
+    // The legend as the pictures draw the marks (not the text diagrams' signs), with the
+    // stones' marks since Bollwerk 178 has stones.
+    let legend = &html[html.find("<h2>Legend</h2>").unwrap()..];
+    assert!(legend.contains(r#"<svg xmlns="http://www.w3.org/2000/svg" class="legend""#));
+    assert!(legend.contains("move, may capture") && legend.contains("stone may be placed"));
+    assert!(!legend.contains("<pre>"));
     assert!(!html.contains("()"));
     // Chess: castling, en passant, promotion and checkmate in words.
     let chess = Ruleset::load_named("chess").unwrap();
