@@ -380,25 +380,32 @@ fn too_deep(text: &str) -> Option<SyntaxError> {
     None
 }
 
-/// The words that a `(` may follow directly: the leg kinds, `at` and the modifiers that take
-/// arguments.
-const CALLABLE: [&str; 12] = [
-    "step", "leap", "ride", "hop", "jump", "at", "over", "screen", "via", "destroy", "dist",
-    "capture",
-];
+/// The words besides the leg kinds ([`LegKind::ALL`]) that a `(` may follow directly: the
+/// condition `at` and the modifiers that take arguments.
+const CALLABLE_BESIDES_LEGS: [&str; 7] =
+    ["at", "over", "screen", "via", "destroy", "dist", "capture"];
 
 /// The error for `word` (at `start`) written directly before `(`, when it is no leg kind,
 /// `at` or modifier that takes brackets: one error naming the closest of those.
 fn not_callable(start: usize, word: &str) -> Option<SyntaxError> {
     if !word.starts_with(|c: char| c.is_ascii_alphabetic())
-        || CALLABLE.contains(&word)
+        || LegKind::from_keyword(word).is_some()
+        || CALLABLE_BESIDES_LEGS.contains(&word)
         || word.eq_ignore_ascii_case("at")
         || word == "capture-only"
     {
         return None;
     }
-    let known = "legs: step, leap, ride, hop, jump; conditions: at; modifiers with `( )`: over, screen, via, destroy, dist, capture";
-    let help = match crate::core::names::closest(word, CALLABLE) {
+    let legs: Vec<&str> = LegKind::ALL.iter().map(|k| k.keyword()).collect();
+    let known = format!(
+        "legs: {}; conditions: at; modifiers with `( )`: {}",
+        legs.join(", "),
+        CALLABLE_BESIDES_LEGS[1..].join(", ")
+    );
+    let help = match crate::core::names::closest(
+        word,
+        legs.iter().copied().chain(CALLABLE_BESIDES_LEGS),
+    ) {
         Some(c) => format!("did you mean `{c}`? {known}"),
         None => format!("{known}; a fragment's name stands alone, without `( )`"),
     };
