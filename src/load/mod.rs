@@ -10,6 +10,8 @@ pub mod extends;
 pub mod format;
 mod schema;
 
+pub use schema::reference as format_reference;
+
 use indexmap::IndexMap;
 use miette::NamedSource;
 use toml::Spanned;

@@ -23,133 +23,553 @@ enum Shape {
     Tables(&'static [Key]),
 }
 
-/// A key of a table, its shape and whether it must be there.
-type Key = (&'static str, Shape, bool);
+/// A key of a table: its name, its shape, whether it must be there, and what it means (the
+/// format reference, `docs/format-reference.md`, is generated from these).
+type Key = (&'static str, Shape, bool, &'static str);
 
 const GAME: &[Key] = &[
-    ("name", Shape::Str, true),
-    ("description", Shape::Str, false),
-    ("sides", Shape::Strs, false),
+    ("name", Shape::Str, true, "Display name."),
+    (
+        "description",
+        Shape::Str,
+        false,
+        "One paragraph about the game.",
+    ),
+    (
+        "sides",
+        Shape::Strs,
+        false,
+        "The sides' names in text output (first player first), e.g. [\"blue\", \"red\"].",
+    ),
 ];
 const BOARD: &[Key] = &[
-    ("files", Shape::Strs, true),
-    ("ranks", Shape::Int, true),
-    ("mask", Shape::Str, true),
-    ("cells", Shape::Int, false),
-    ("colours", Shape::Str, false),
-    ("drawing", Shape::Str, false),
-    ("river", Shape::Int, false),
-    ("diagonals", Shape::Strs, false),
+    (
+        "files",
+        Shape::Strs,
+        true,
+        "File labels from the lowest file.",
+    ),
+    ("ranks", Shape::Int, true, "Number of ranks."),
+    (
+        "mask",
+        Shape::Str,
+        true,
+        "One line per rank from the highest: `#` a cell, `.` no cell.",
+    ),
+    (
+        "cells",
+        Shape::Int,
+        false,
+        "Optional check of the number of cells.",
+    ),
+    (
+        "colours",
+        Shape::Str,
+        false,
+        "How cells are coloured: `chequered` (the default) or `plain`.",
+    ),
+    (
+        "drawing",
+        Shape::Str,
+        false,
+        "How pictures draw the board: `squares` (the default), `segments` or `points`.",
+    ),
+    (
+        "river",
+        Shape::Int,
+        false,
+        "With `points`: the rank after which a river runs.",
+    ),
+    (
+        "diagonals",
+        Shape::Strs,
+        false,
+        "With `points`: regions drawn with their diagonals.",
+    ),
 ];
-const REGION: &[Key] = &[("white", Shape::Str, true), ("black", Shape::Str, true)];
+const REGION: &[Key] = &[
+    ("white", Shape::Str, true, "White's cells."),
+    ("black", Shape::Str, true, "Black's cells."),
+];
 const STONE: &[Key] = &[
-    ("name", Shape::Str, false),
-    ("symbol", Shape::Str, true),
-    ("supply", Shape::Int, true),
-    ("class", Shape::Str, true),
-    ("collectable", Shape::Bool, false),
-    ("explodes", Shape::Strs, false),
-    ("captures", Shape::Strs, false),
-    ("captures-not-by", Shape::Strs, false),
-    ("wins-on", Shape::Str, false),
+    ("name", Shape::Str, false, "Display name."),
+    (
+        "symbol",
+        Shape::Str,
+        true,
+        "One character in position text.",
+    ),
+    (
+        "supply",
+        Shape::Int,
+        true,
+        "Stones of this kind each side starts with.",
+    ),
+    (
+        "class",
+        Shape::Str,
+        true,
+        "Occupant class (`arrow-like`, `block-like`, …), usable in filters.",
+    ),
+    (
+        "collectable",
+        Shape::Bool,
+        false,
+        "Every piece may land on it and collects it into its supply.",
+    ),
+    (
+        "explodes",
+        Shape::Strs,
+        false,
+        "Stone kinds that this stone, placed on them, blows up: both leave the game.",
+    ),
+    (
+        "captures",
+        Shape::Strs,
+        false,
+        "Enemy piece kinds that this stone, placed on them, captures; the stone stays.",
+    ),
+    (
+        "captures-not-by",
+        Shape::Strs,
+        false,
+        "Piece kinds that cannot capture by placing this stone.",
+    ),
+    (
+        "wins-on",
+        Shape::Str,
+        false,
+        "Placing this stone in the region (`enemy NAME`) wins at once.",
+    ),
 ];
 const PIECE: &[Key] = &[
-    ("name", Shape::Str, false),
-    ("letter", Shape::Str, true),
-    ("rulings", Shape::Strs, false),
-    ("moves", Shape::Str, true),
-    ("range", Shape::Str, false),
-    ("stones-per-turn", Shape::Int, false),
-    ("removes", Shape::Strs, false),
-    ("royal", Shape::Bool, false),
-    ("en-passant", Shape::Bool, false),
-    ("en-passant-lines", Shape::Str, false),
-    ("promotes-in", Shape::Str, false),
-    ("promotes-to", Shape::Strs, false),
-    ("turns", Shape::Strs, false),
-    ("reserve", Shape::Int, false),
-    ("value", Shape::Int, false),
-    ("picture", Shape::Str, false),
-    ("captures-to", Shape::Str, false),
-    ("takes-reserve-in", Shape::Str, false),
-    ("changes", Shape::Tables(CHANGE), false),
+    ("name", Shape::Str, false, "Display name."),
+    (
+        "letter",
+        Shape::Str,
+        true,
+        "One letter in position text (upper case; Black uses lower case).",
+    ),
+    (
+        "rulings",
+        Shape::Strs,
+        false,
+        "The rulings this definition implements, for documentation.",
+    ),
+    ("moves", Shape::Str, true, "Movement, in the piece DSL."),
+    (
+        "range",
+        Shape::Str,
+        false,
+        "Placement range, in the piece DSL; the movement when absent.",
+    ),
+    (
+        "stones-per-turn",
+        Shape::Int,
+        false,
+        "Most stones it may place in one turn (default 1).",
+    ),
+    (
+        "removes",
+        Shape::Strs,
+        false,
+        "Stone kinds it may remove from its range instead of placing.",
+    ),
+    (
+        "royal",
+        Shape::Bool,
+        false,
+        "No turn may leave a royal piece of the mover attacked.",
+    ),
+    (
+        "en-passant",
+        Shape::Bool,
+        false,
+        "A two-cell straight move leaves an en-passant cell behind; its captures may take there.",
+    ),
+    (
+        "en-passant-lines",
+        Shape::Str,
+        false,
+        "`file` (default) or `any`: which two-cell straight moves leave an en-passant cell.",
+    ),
+    (
+        "promotes-in",
+        Shape::Str,
+        false,
+        "The own region where it must promote.",
+    ),
+    (
+        "promotes-to",
+        Shape::Strs,
+        false,
+        "Piece kinds it may promote to.",
+    ),
+    (
+        "turns",
+        Shape::Strs,
+        false,
+        "The kinds of turn this piece has, overriding `[turn] shapes`.",
+    ),
+    (
+        "reserve",
+        Shape::Int,
+        false,
+        "Pieces of this kind each side starts with off the board (the kind is then counted).",
+    ),
+    (
+        "value",
+        Shape::Int,
+        false,
+        "The piece's worth, for evaluation (and rules that count points).",
+    ),
+    (
+        "picture",
+        Shape::Str,
+        false,
+        "The built-in picture it is drawn with.",
+    ),
+    (
+        "captures-to",
+        Shape::Str,
+        false,
+        "Where captured pieces go: \"out\" or \"reserve\" (passive capture).",
+    ),
+    (
+        "takes-reserve-in",
+        Shape::Str,
+        false,
+        "Ending a move in this region takes the opponent's whole reserve.",
+    ),
+    (
+        "changes",
+        Shape::Tables(CHANGE),
+        false,
+        "Changes of kind on events.",
+    ),
 ];
 const CHANGE: &[Key] = &[
-    ("on", Shape::Str, true),
-    ("region", Shape::Str, false),
-    ("kinds", Shape::Strs, false),
-    ("to", Shape::Strs, true),
-    ("optional", Shape::Bool, false),
+    (
+        "on",
+        Shape::Str,
+        true,
+        "\"reach\", \"enter\", \"capture\" or \"check\".",
+    ),
+    (
+        "region",
+        Shape::Str,
+        false,
+        "For \"reach\" and \"enter\": the own region.",
+    ),
+    (
+        "kinds",
+        Shape::Strs,
+        false,
+        "For \"capture\": the kinds whose capture counts (empty: any).",
+    ),
+    ("to", Shape::Strs, true, "The kinds it may become."),
+    (
+        "optional",
+        Shape::Bool,
+        false,
+        "Whether the player may decline.",
+    ),
 ];
 const GOAL: &[Key] = &[
-    ("region", Shape::Str, true),
-    ("by", Shape::Strs, false),
-    ("verdict", Shape::Str, false),
+    (
+        "region",
+        Shape::Str,
+        true,
+        "`own REGION` or `enemy REGION`, seen from the piece's side.",
+    ),
+    (
+        "by",
+        Shape::Strs,
+        false,
+        "The kinds that count (empty: any).",
+    ),
+    (
+        "verdict",
+        Shape::Str,
+        false,
+        "\"wins\" (default), \"draw\" or \"loses\" for the piece's side.",
+    ),
 ];
-const DROPS: &[Key] = &[("region", Shape::Str, true), ("kinds", Shape::Strs, false)];
+const DROPS: &[Key] = &[
+    (
+        "region",
+        Shape::Str,
+        true,
+        "`own REGION` or `enemy REGION`.",
+    ),
+    (
+        "kinds",
+        Shape::Strs,
+        false,
+        "The kinds that may be dropped (all counted kinds when empty).",
+    ),
+];
 const NEUTRAL: &[Key] = &[
-    ("kind", Shape::Str, true),
-    ("symbol", Shape::Str, true),
-    ("influence", Shape::Strs, true),
+    ("kind", Shape::Str, true, "The piece kind they are."),
+    ("symbol", Shape::Str, true, "Their symbol in position text."),
+    (
+        "influence",
+        Shape::Strs,
+        true,
+        "Direction names: the cells one such step away count towards influence.",
+    ),
 ];
-const RESERVE: &[Key] = &[("replaced", Shape::Str, false)];
+const RESERVE: &[Key] = &[(
+    "replaced",
+    Shape::Str,
+    false,
+    "Where a piece replaced by a change of kind goes: \"out\" or \"reserve\".",
+)];
 const CLOCK: &[Key] = &[
-    ("reset-on", Shape::Strs, false),
-    ("reset-by", Shape::Strs, false),
-    ("limit", Shape::Int, false),
-    ("at-limit", Shape::Str, false),
+    (
+        "reset-on",
+        Shape::Strs,
+        false,
+        "Events that reset it: \"capture\", \"change\".",
+    ),
+    (
+        "reset-by",
+        Shape::Strs,
+        false,
+        "Piece kinds whose every move resets it.",
+    ),
+    ("limit", Shape::Int, false, "The count that ends the game."),
+    (
+        "at-limit",
+        Shape::Str,
+        false,
+        "What reaching the limit means: \"draw\" or \"mover-loses\".",
+    ),
 ];
 const REPETITION: &[Key] = &[
-    ("occurrence", Shape::Int, true),
-    ("verdict", Shape::Str, true),
+    (
+        "occurrence",
+        Shape::Int,
+        true,
+        "Which occurrence counts (2: any repetition).",
+    ),
+    (
+        "verdict",
+        Shape::Str,
+        true,
+        "\"illegal\", \"draw\" or \"mover-loses\".",
+    ),
 ];
-const SETUP: &[Key] = &[("position", Shape::Str, true)];
-const ONLY: &[Key] = &[("region", Shape::Str, true), ("stones", Shape::Strs, true)];
+const SETUP: &[Key] = &[(
+    "position",
+    Shape::Str,
+    true,
+    "The starting position as position text.",
+)];
+const ONLY: &[Key] = &[
+    ("region", Shape::Str, true, "`own NAME` or `enemy NAME`."),
+    ("stones", Shape::Strs, true, "Stone kinds allowed there."),
+];
 const PLACEMENT: &[Key] = &[
-    ("forbidden", Shape::Strs, false),
-    ("only", Shape::Tables(ONLY), false),
+    (
+        "forbidden",
+        Shape::Strs,
+        false,
+        "Regions (`own NAME` / `enemy NAME`) where no stone may be placed.",
+    ),
+    (
+        "only",
+        Shape::Tables(ONLY),
+        false,
+        "Regions where only the listed stone kinds may be placed.",
+    ),
 ];
 const VANQUISHED: &[Key] = &[
-    ("no-reserve", Shape::Bool, false),
-    ("none-of", Shape::Strs, false),
-    ("points-below", Shape::Int, false),
-    ("no-neutrals", Shape::Bool, false),
+    (
+        "no-reserve",
+        Shape::Bool,
+        false,
+        "Part of the test: the side has no piece left in its reserve.",
+    ),
+    (
+        "none-of",
+        Shape::Strs,
+        false,
+        "Part of the test: the side has no piece of any of these kinds on the board.",
+    ),
+    (
+        "points-below",
+        Shape::Int,
+        false,
+        "Part of the test: the values of the side's pieces on the board add up to less than this.",
+    ),
+    (
+        "no-neutrals",
+        Shape::Bool,
+        false,
+        "Part of the test: no neutral piece is on the board.",
+    ),
 ];
 const END: &[Key] = &[
-    ("vanquished", Shape::Table(VANQUISHED), false),
-    ("occupy", Shape::Str, false),
-    ("occupy-by", Shape::Strs, false),
-    ("no-pieces", Shape::Str, false),
-    ("immobilized", Shape::Str, false),
-    ("checkmate", Shape::Str, false),
-    ("stalemate", Shape::Str, false),
+    (
+        "vanquished",
+        Shape::Table(VANQUISHED),
+        false,
+        "`[end.vanquished]`: conditions that together lose the game.",
+    ),
+    (
+        "occupy",
+        Shape::Str,
+        false,
+        "A side wins when, after its turn, one of its pieces stands in this region (`enemy NAME`).",
+    ),
+    (
+        "occupy-by",
+        Shape::Strs,
+        false,
+        "The piece kinds whose arrival in the `occupy` region wins (default: any).",
+    ),
+    (
+        "no-pieces",
+        Shape::Str,
+        false,
+        "`loses` (default) or `ignored`: a side left without pieces.",
+    ),
+    (
+        "immobilized",
+        Shape::Str,
+        false,
+        "`loses` (default) or `ignored`: a side that starts its turn without a piece move.",
+    ),
+    (
+        "checkmate",
+        Shape::Str,
+        false,
+        "With royal pieces: `loses` (default) for the side checkmated.",
+    ),
+    (
+        "stalemate",
+        Shape::Str,
+        false,
+        "With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.",
+    ),
 ];
 const TURN: &[Key] = &[
-    ("explosions", Shape::Int, false),
-    ("taboo-after-explosion", Shape::Bool, false),
-    ("shapes", Shape::Strs, false),
-    ("stone-after-move", Shape::Str, false),
-    ("compulsory", Shape::Strs, false),
-    ("most-captures", Shape::Bool, false),
-    ("captured-leave", Shape::Str, false),
-    ("chain-revisits", Shape::Str, false),
+    (
+        "explosions",
+        Shape::Int,
+        false,
+        "Most stones one turn may blow up (default 1).",
+    ),
+    (
+        "taboo-after-explosion",
+        Shape::Bool,
+        false,
+        "Whether a cell emptied by an explosion may not take a stone in the opponent's next turn (default true).",
+    ),
+    (
+        "shapes",
+        Shape::Strs,
+        false,
+        "The kinds of turn: `move`, `move-then-stone`, `stone` (default: all three).",
+    ),
+    (
+        "stone-after-move",
+        Shape::Str,
+        false,
+        "`optional` (default) or `compulsory`: whether a piece that moves must then place a stone when it can.",
+    ),
+    (
+        "compulsory",
+        Shape::Strs,
+        false,
+        "Kinds of turn that exclude the others when there is one: `capture`.",
+    ),
+    (
+        "most-captures",
+        Shape::Bool,
+        false,
+        "Whether only the turns capturing the most pieces count.",
+    ),
+    (
+        "captured-leave",
+        Shape::Str,
+        false,
+        "`at-once` (default) or `end-of-turn`: when pieces taken in a chain leave the board.",
+    ),
+    (
+        "chain-revisits",
+        Shape::Str,
+        false,
+        "`never` (default) or `after-capture`: whether a chain may come back to a cell.",
+    ),
 ];
-const NOTATION: &[Key] = &[("fields", Shape::Strs, false)];
+const NOTATION: &[Key] = &[(
+    "fields",
+    Shape::Strs,
+    false,
+    "Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`, `fullmove`.",
+)];
 const CASTLING: &[Key] = &[
-    ("side", Shape::Str, true),
-    ("letter", Shape::Str, false),
-    ("king", Shape::Str, false),
-    ("king-to", Shape::Str, false),
-    ("rook", Shape::Str, false),
-    ("rook-to", Shape::Str, false),
-    ("partners", Shape::Strs, false),
-    ("empty", Shape::Str, false),
-    ("safe", Shape::Str, false),
-    ("rights", Shape::Str, false),
-    ("partner-kind", Shape::Str, false),
-    ("partners-on", Shape::Str, false),
-    ("high-side-to", Shape::Str, false),
-    ("low-side-to", Shape::Str, false),
+    ("side", Shape::Str, true, "`white` or `black`."),
+    (
+        "letter",
+        Shape::Str,
+        false,
+        "Its letter in the castling field of position text (upper case for White).",
+    ),
+    ("king", Shape::Str, false, "The royal piece's cell."),
+    (
+        "king-to",
+        Shape::Str,
+        false,
+        "Destination of the royal piece.",
+    ),
+    ("rook", Shape::Str, false, "The partner's cell."),
+    ("rook-to", Shape::Str, false, "Destination of the partner."),
+    (
+        "partners",
+        Shape::Strs,
+        false,
+        "Further partners (or all of them), each \"FROM-TO\" (W-12 moves two).",
+    ),
+    ("empty", Shape::Str, false, "Cells that must be empty."),
+    (
+        "safe",
+        Shape::Str,
+        false,
+        "Cells that must not be attacked.",
+    ),
+    (
+        "rights",
+        Shape::Str,
+        false,
+        "`\"files\"`: a free castling (Chess960) whose rights name the partner's file.",
+    ),
+    (
+        "partner-kind",
+        Shape::Str,
+        false,
+        "The kind a free castling's partner must be.",
+    ),
+    (
+        "partners-on",
+        Shape::Str,
+        false,
+        "The cells a free castling's partner may start from.",
+    ),
+    (
+        "high-side-to",
+        Shape::Str,
+        false,
+        "A free castling with the partner on the king's higher files: \"KING-TO PARTNER-TO\".",
+    ),
+    (
+        "low-side-to",
+        Shape::Str,
+        false,
+        "… with the partner on the king's lower files.",
+    ),
 ];
 const REGION_SHAPE: Shape = Shape::Table(REGION);
 const STONE_SHAPE: Shape = Shape::Table(STONE);
@@ -158,28 +578,138 @@ const DIRECTION_SHAPE: Shape = Shape::Pairs;
 const FRAGMENT_SHAPE: Shape = Shape::Str;
 const CLASSED_SHAPE: Shape = Shape::Named(&DIRECTION_SHAPE);
 const TOP: &[Key] = &[
-    ("game", Shape::Table(GAME), true),
-    ("extends", Shape::Str, false),
-    ("board", Shape::Table(BOARD), true),
-    ("regions", Shape::Named(&REGION_SHAPE), false),
-    ("directions", Shape::Named(&DIRECTION_SHAPE), false),
-    ("classes", Shape::Named(&FRAGMENT_SHAPE), false),
-    ("directions-by-class", Shape::Named(&CLASSED_SHAPE), false),
-    ("fragments", Shape::Named(&FRAGMENT_SHAPE), false),
-    ("stones", Shape::Named(&STONE_SHAPE), false),
-    ("pieces", Shape::Named(&PIECE_SHAPE), true),
-    ("setup", Shape::Table(SETUP), true),
-    ("placement", Shape::Table(PLACEMENT), false),
-    ("end", Shape::Table(END), false),
-    ("turn", Shape::Table(TURN), false),
-    ("notation", Shape::Table(NOTATION), false),
-    ("castling", Shape::Tables(CASTLING), false),
-    ("reserve", Shape::Table(RESERVE), false),
-    ("clock", Shape::Table(CLOCK), false),
-    ("repetition", Shape::Table(REPETITION), false),
-    ("goal", Shape::Tables(GOAL), false),
-    ("drops", Shape::Table(DROPS), false),
-    ("neutral", Shape::Table(NEUTRAL), false),
+    (
+        "game",
+        Shape::Table(GAME),
+        true,
+        "The game's name, description and the names of its sides.",
+    ),
+    (
+        "extends",
+        Shape::Str,
+        false,
+        "The variant this file changes: a bundled name, `builtin:NAME`, or a path relative to this file; the file then states only what differs.",
+    ),
+    (
+        "board",
+        Shape::Table(BOARD),
+        true,
+        "The board: its files, ranks and mask, how its cells are coloured and how pictures draw it.",
+    ),
+    (
+        "regions",
+        Shape::Named(&REGION_SHAPE),
+        false,
+        "Named regions, each with White's cells and Black's (names and rectangles such as `B2-D4`); definitions and rules name them as `own NAME` or `enemy NAME`.",
+    ),
+    (
+        "directions",
+        Shape::Named(&DIRECTION_SHAPE),
+        false,
+        "Extra named direction sets: each name holds an array of [file step, rank step] pairs.",
+    ),
+    (
+        "classes",
+        Shape::Named(&FRAGMENT_SHAPE),
+        false,
+        "Classes of cells (name = cells), for direction sets that depend on the cell.",
+    ),
+    (
+        "directions-by-class",
+        Shape::Named(&CLASSED_SHAPE),
+        false,
+        "Direction sets by class of cell: set name, then class name = [file step, rank step] pairs.",
+    ),
+    (
+        "fragments",
+        Shape::Named(&FRAGMENT_SHAPE),
+        false,
+        "Named parts of definitions (name = definition), usable by name in later fragments and in every piece's `moves` and `range`.",
+    ),
+    (
+        "stones",
+        Shape::Named(&STONE_SHAPE),
+        false,
+        "Stone kinds (arrows, blocks, bombs, …): their symbol, supply, class and effects.",
+    ),
+    (
+        "pieces",
+        Shape::Named(&PIECE_SHAPE),
+        true,
+        "Piece kinds: letter, movement (`moves`, in the piece DSL), placement range, royalty, changes of kind, value and picture.",
+    ),
+    (
+        "setup",
+        Shape::Table(SETUP),
+        true,
+        "The start position, in position text.",
+    ),
+    (
+        "placement",
+        Shape::Table(PLACEMENT),
+        false,
+        "Where stones may be placed (ruling B-44 in Bollwerk 178).",
+    ),
+    (
+        "end",
+        Shape::Table(END),
+        false,
+        "How the game ends: checkmate, stalemate, no pieces, royal capture, vanquishing (rulings B-60 to B-62 in Bollwerk 178).",
+    ),
+    (
+        "turn",
+        Shape::Table(TURN),
+        false,
+        "Judgement calls about the whole turn: how many stones, what a turn may not do.",
+    ),
+    (
+        "notation",
+        Shape::Table(NOTATION),
+        false,
+        "The fields of position text after BOARD SIDE (castling, en passant, counters).",
+    ),
+    (
+        "castling",
+        Shape::Tables(CASTLING),
+        false,
+        "One castling move each, declared cell by cell.",
+    ),
+    (
+        "reserve",
+        Shape::Table(RESERVE),
+        false,
+        "What happens to pieces that leave the board (a reserve to draw from).",
+    ),
+    (
+        "clock",
+        Shape::Table(CLOCK),
+        false,
+        "The turn counter: what resets it, its limit and what reaching it means.",
+    ),
+    (
+        "repetition",
+        Shape::Table(REPETITION),
+        false,
+        "A position occurring for the n-th time: how many times and what it means.",
+    ),
+    (
+        "goal",
+        Shape::Tables(GOAL),
+        false,
+        "A region that ends the game when some kinds reach it (each goal an entry).",
+    ),
+    (
+        "drops",
+        Shape::Table(DROPS),
+        false,
+        "Placing a piece from the hand as a turn: where, and which kinds.",
+    ),
+    (
+        "neutral",
+        Shape::Table(NEUTRAL),
+        false,
+        "Neutral pieces: their kind, symbol and the directions that make a side's influence over one.",
+    ),
 ];
 
 /// A schema problem: span, message, label, help.
@@ -239,17 +769,17 @@ fn table(
 ) {
     for (k, v) in t.iter() {
         let name: &str = k.get_ref();
-        match keys.iter().find(|(n, _, _)| *n == name) {
+        match keys.iter().find(|(n, _, _, _)| *n == name) {
             // A table inside a table is named by its path (`[end.vanquished]`).
-            Some((_, shape @ Shape::Table(_), _)) if what.starts_with('[') => value(
+            Some((_, shape @ Shape::Table(_), _, _)) if what.starts_with('[') => value(
                 v,
                 *shape,
                 &format!("`{}.{name}`", what.trim_matches(|c| c == '[' || c == ']')),
                 out,
             ),
-            Some((_, shape, _)) => value(v, *shape, &format!("`{name}`"), out),
+            Some((_, shape, _, _)) => value(v, *shape, &format!("`{name}`"), out),
             None => {
-                let known: Vec<&str> = keys.iter().map(|(n, _, _)| *n).collect();
+                let known: Vec<&str> = keys.iter().map(|(n, _, _, _)| *n).collect();
                 let close = known.iter().find(|n| close_to(n, name));
                 let help = match close {
                     Some(c) => format!("did you mean `{c}`? {what} may have: {}", known.join(", ")),
@@ -264,7 +794,7 @@ fn table(
             }
         }
     }
-    for (name, _, required) in keys {
+    for (name, _, required, _) in keys {
         if *required
             && !t
                 .iter()
@@ -361,4 +891,78 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
 
 fn close_to(a: &str, b: &str) -> bool {
     crate::core::names::edit_distance(a, b) <= 2
+}
+
+/// The format reference in Markdown, generated from the key tables above: every section and
+/// key of a variant file with its type, whether it is required and what it means. The
+/// committed `docs/format-reference.md` is this text (a test holds the two equal).
+pub fn reference() -> String {
+    let mut out = String::from(
+        "# Variant file reference\n\n\
+         Generated from the loader's key tables (`src/load/schema.rs`); a test fails when this \
+         page is out of date (`BULWARK_UPDATE_REFERENCE=1 cargo test --test format_reference` \
+         rewrites it). How to write a piece's `moves` is in `01-writing-a-piece.md`; the bundled \
+         variants in `variants/` use most keys.\n\n\
+         ## The top level\n\n",
+    );
+    key_table(&mut out, TOP);
+    for (name, shape, _, what) in TOP {
+        match shape {
+            Shape::Table(keys) => section(&mut out, &format!("[{name}]"), what, keys, 2),
+            Shape::Tables(keys) => section(&mut out, &format!("[[{name}]]"), what, keys, 2),
+            Shape::Named(inner) => match inner {
+                Shape::Table(keys) => section(&mut out, &format!("[{name}.NAME]"), what, keys, 2),
+                other => {
+                    out.push_str(&format!(
+                        "\n## `[{name}]`\n\n{what} Each key is a name; its value is {}.\n",
+                        type_name(**other)
+                    ));
+                }
+            },
+            _ => {}
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str, what: &str, keys: &[Key], level: usize) {
+    out.push_str(&format!("\n{} `{title}`\n\n{what}\n\n", "#".repeat(level)));
+    key_table(out, keys);
+    let path = title.trim_matches(|c| c == '[' || c == ']');
+    for (name, shape, _, what) in keys {
+        match shape {
+            Shape::Table(inner) => {
+                section(out, &format!("[{path}.{name}]"), what, inner, level + 1);
+            }
+            Shape::Tables(inner) => {
+                section(out, &format!("[[{path}.{name}]]"), what, inner, level + 1);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn key_table(out: &mut String, keys: &[Key]) {
+    out.push_str("| key | value | required | meaning |\n|---|---|---|---|\n");
+    for (name, shape, required, what) in keys {
+        out.push_str(&format!(
+            "| `{name}` | {} | {} | {} |\n",
+            type_name(*shape),
+            if *required { "yes" } else { "" },
+            what.replace('|', "\\|")
+        ));
+    }
+}
+
+fn type_name(shape: Shape) -> String {
+    match shape {
+        Shape::Str => "string".into(),
+        Shape::Int => "integer".into(),
+        Shape::Bool => "true or false".into(),
+        Shape::Strs => "array of strings".into(),
+        Shape::Pairs => "array of [file step, rank step] pairs".into(),
+        Shape::Table(_) => "table".into(),
+        Shape::Named(inner) => format!("table of names, each {}", type_name(*inner)),
+        Shape::Tables(_) => "array of tables".into(),
+    }
 }
