@@ -1128,18 +1128,8 @@ impl<'s> Loader<'s> {
                 return lines;
             }
             for name in list.get_ref() {
-                match regions.iter().position(|r| r == name.get_ref()) {
-                    Some(i) => lines.diagonals.push(RegionId::new(i)),
-                    None => self.problem(
-                        Code::UnknownRegion,
-                        span_of(name),
-                        format!("unknown region `{}`", name.get_ref()),
-                        "not a region",
-                        crate::core::names::suggest(
-                            name.get_ref(),
-                            regions.iter().map(String::as_str),
-                        ),
-                    ),
+                if let Some(r) = self.region_named(name.get_ref(), span_of(name), regions) {
+                    lines.diagonals.push(r);
                 }
             }
         }
@@ -1659,15 +1649,27 @@ impl<'s> Loader<'s> {
                 return None;
             }
         };
+        self.region_named(name, span_of(s), regions)
+            .map(|r| (whose, r))
+    }
+
+    /// The region called `name`, or an `unknown_region` problem at `span` with the closest
+    /// name: the one resolver of region names in the file's rules.
+    fn region_named(
+        &mut self,
+        name: &str,
+        span: (usize, usize),
+        regions: &[String],
+    ) -> Option<RegionId> {
         match regions.iter().position(|r| r == name) {
-            Some(i) => Some((whose, RegionId::new(i))),
+            Some(i) => Some(RegionId::new(i)),
             None => {
                 self.problem(
                     Code::UnknownRegion,
-                    span_of(s),
+                    span,
                     format!("unknown region `{name}`"),
                     "not a region",
-                    format!("known: {}", regions.join(", ")),
+                    crate::core::names::suggest(name, regions.iter().map(String::as_str)),
                 );
                 None
             }
@@ -1979,21 +1981,8 @@ impl<'s> Loader<'s> {
     /// region) and the `changes` list; and each kind's `reserve`.
     fn changes(&mut self, def: &VariantDef, pieces: &mut [PieceKind], regions: &[String]) {
         let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
-        let region = |this: &mut Self, r: &Spanned<String>| match regions
-            .iter()
-            .position(|x| x == r.get_ref())
-        {
-            Some(i) => Some(RegionId::new(i)),
-            None => {
-                this.problem(
-                    Code::UnknownRegion,
-                    span_of(r),
-                    format!("unknown region `{}`", r.get_ref()),
-                    "not a region",
-                    format!("known: {}", regions.join(", ")),
-                );
-                None
-            }
+        let region = |this: &mut Self, r: &Spanned<String>| {
+            this.region_named(r.get_ref(), span_of(r), regions)
         };
         for (p, (_, pd)) in def.pieces.iter().enumerate() {
             let mut changes = Vec::new();
