@@ -163,6 +163,9 @@ pub struct Neutral {
     /// The vectors (link ids) that make a cell's neighbours: a side's influence on a neutral
     /// piece is the sum of the values of its pieces one such step away.
     pub influence: Vec<u16>,
+    /// Whether a neutral piece, moved by a side, may capture another neutral piece
+    /// (`captures-neutral`, default true).
+    pub captures_neutral: bool,
 }
 
 /// Drops: a turn that places a piece from the hand (`[drops]`).
@@ -355,6 +358,20 @@ pub struct Vanquished {
     pub points_below: Option<u32>,
     /// No neutral piece is left on the board.
     pub no_neutrals: bool,
+    /// Who wins when one turn leaves both sides vanquished (`both`).
+    pub both: BothVanquished,
+}
+
+/// The verdict when one turn leaves both sides vanquished (`[end.vanquished] both`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BothVanquished {
+    /// The side that made the turn wins (`"mover-wins"`, the default).
+    #[default]
+    MoverWins,
+    /// The side that made the turn loses (`"mover-loses"`).
+    MoverLoses,
+    /// A draw (`"draw"`).
+    Draw,
 }
 
 /// A goal region: a piece of the listed kinds standing in it after its side's turn ends the

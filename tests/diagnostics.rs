@@ -220,7 +220,7 @@ broken!(
     neutral,
     ["unknown_piece", "stone_symbol", "unknown_direction"]
 );
-broken!(vanquished, ["unknown_piece", "end"]);
+broken!(vanquished, ["unknown_piece", "end", "end"]);
 broken!(side_names, ["board"]);
 broken!(
     classed_directions,

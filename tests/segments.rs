@@ -4,7 +4,7 @@
 
 use bulwark::play::Game;
 use bulwark::vm::{Machine, Options};
-use bulwark::{Ruleset, text, view};
+use bulwark::{Ruleset, Side, text, view};
 
 fn rules() -> &'static Ruleset {
     static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
@@ -187,4 +187,85 @@ fn capturing_a_neutral_piece_is_destructive_and_it_never_gives_check() {
     // A neutral pawn next to a general does not check it: White's general may stand there.
     let p = text::parse_position(r, "g/4/5/4/5/4/5/4/5/*3/G w");
     assert!(p.is_ok());
+}
+
+/// The segments variant with extra lines appended (a subtable, or keys of `[neutral]`).
+fn rules_with(extra: &str, neutral_key: &str) -> Ruleset {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/variants/segments.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace(
+        "influence = [\"crosspoint\", \"crosscorner\"]",
+        &format!("influence = [\"crosspoint\", \"crosscorner\"]\n{neutral_key}"),
+    );
+    Ruleset::from_source("segments.toml", &format!("{text}\n{extra}\n"))
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+fn turns_under(r: &Ruleset, position: &str) -> Vec<String> {
+    let mut g = Game::new(r, text::parse_position(r, position).unwrap()).unwrap();
+    g.legal_turns()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| text::turn_text(r, t))
+        .collect()
+}
+
+/// `[neutral] captures-neutral`: by default a neutral pawn moved by a side may take the other
+/// neutral pawn (it is in every side's way and open to every side's captures); with `false`
+/// it may not, and its other moves stay.
+#[test]
+fn a_neutral_piece_takes_the_other_only_where_the_file_allows() {
+    // Neutral pawns on b6 and d6; White's pawns on a5 and a7 give White the influence on b6.
+    let fen = "g/4/5/4/P4/**2/P4/4/5/4/G w";
+    let allowed = turns_under(&rules_with("", ""), fen);
+    assert!(allowed.contains(&"b6xd6".to_string()), "{allowed:?}");
+    let r = rules_with("", "captures-neutral = false");
+    let refused = turns_under(&r, fen);
+    assert!(!refused.contains(&"b6xd6".to_string()), "{refused:?}");
+    assert!(refused.contains(&"b6-c5".to_string()), "{refused:?}");
+    // The same turn is refused as move text too.
+    let mut g = Game::new(&r, text::parse_position(&r, fen).unwrap()).unwrap();
+    assert!(text::parse_turn(&mut g, "b6xd6").is_err());
+}
+
+/// `[end.vanquished] both`: one turn that leaves both sides vanquished (here: the last
+/// neutral pawn taken, when having none vanquishes) ends as the file says.
+#[test]
+fn both_sides_vanquished_at_once_end_as_the_file_says() {
+    // White's pawn on a7 takes the only neutral pawn, on b6.
+    let fen = "g/4/5/4/P4/*3/5/4/5/4/G w";
+    for (both, winner) in [
+        ("", Some(Side::White)),
+        ("both = \"mover-wins\"", Some(Side::White)),
+        ("both = \"mover-loses\"", Some(Side::Black)),
+        ("both = \"draw\"", None),
+    ] {
+        let r = rules_with(&format!("[end.vanquished]\nno-neutrals = true\n{both}"), "");
+        let mut g = Game::new(&r, text::parse_position(&r, fen).unwrap()).unwrap();
+        assert!(
+            g.legal_turns().is_ok(),
+            "not over while a neutral pawn stands"
+        );
+        let t = text::parse_turn(&mut g, "a7xb6").unwrap();
+        g.play(&t);
+        let outcome = g.legal_turns().unwrap_err();
+        assert_eq!(outcome.winner, winner, "{both}");
+        assert!(outcome.text(&r).contains("vanquished"), "{both}");
+    }
+    let e = Ruleset::from_source(
+        "s.toml",
+        &format!(
+            "{}\n[end.vanquished]\nno-neutrals = true\nboth = \"nobody\"\n",
+            std::fs::read_to_string(format!(
+                "{}/tests/variants/segments.toml",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+        ),
+    )
+    .unwrap_err();
+    assert_eq!(e.problems[0].message, "`nobody` is not a setting of `both`");
 }

@@ -72,6 +72,8 @@ pub struct NeutralDef {
     pub symbol: Spanned<String>,
     /// Direction names: the cells one such step away count towards influence.
     pub influence: Spanned<Vec<Spanned<String>>>,
+    /// Whether a neutral piece may capture another neutral piece (default true).
+    pub captures_neutral: Option<Spanned<bool>>,
 }
 
 /// `[end.vanquished]`: conditions that together lose the game.
@@ -85,6 +87,7 @@ pub struct VanquishedDef {
     pub points_below: Option<Spanned<i64>>,
     #[serde(default)]
     pub no_neutrals: bool,
+    pub both: Option<Spanned<String>>,
 }
 
 /// `[drops]`: placing a piece from the hand as a turn.

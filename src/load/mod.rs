@@ -1960,11 +1960,27 @@ impl<'s> Loader<'s> {
                     None
                 }
             });
+            let both = match v.both.as_ref().map(|b| (b.get_ref().as_str(), b)) {
+                None | Some(("mover-wins", _)) => BothVanquished::MoverWins,
+                Some(("mover-loses", _)) => BothVanquished::MoverLoses,
+                Some(("draw", _)) => BothVanquished::Draw,
+                Some((other, b)) => {
+                    self.problem(
+                        Code::End,
+                        span_of(b),
+                        format!("`{other}` is not a setting of `both`"),
+                        "not a verdict",
+                        "write \"mover-wins\" (the default), \"mover-loses\" or \"draw\"",
+                    );
+                    BothVanquished::MoverWins
+                }
+            };
             Vanquished {
                 no_reserve: v.no_reserve,
                 none_of,
                 points_below,
                 no_neutrals: v.no_neutrals,
+                both,
             }
         });
         EndRules {
@@ -2256,6 +2272,7 @@ impl<'s> Loader<'s> {
             kind: kind?,
             symbol: symbol?,
             influence,
+            captures_neutral: n.captures_neutral.as_ref().is_none_or(|b| *b.get_ref()),
         })
     }
 

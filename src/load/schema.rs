@@ -318,6 +318,12 @@ const NEUTRAL: &[Key] = &[
         true,
         "Direction names: the cells one such step away count towards influence.",
     ),
+    (
+        "captures-neutral",
+        Shape::Bool,
+        false,
+        "Whether a neutral piece, moved by a side, may capture another neutral piece (default true).",
+    ),
 ];
 const RESERVE: &[Key] = &[(
     "replaced",
@@ -408,6 +414,12 @@ const VANQUISHED: &[Key] = &[
         Shape::Bool,
         false,
         "Part of the test: no neutral piece is on the board.",
+    ),
+    (
+        "both",
+        Shape::Str,
+        false,
+        "When one turn leaves both sides vanquished: \"mover-wins\" (the default), \"mover-loses\" or \"draw\".",
     ),
 ];
 const END: &[Key] = &[

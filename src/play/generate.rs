@@ -427,6 +427,12 @@ impl Core {
                     if !may_capture && !captures.is_empty() {
                         continue;
                     }
+                    // `captures-neutral = false`: never the other neutral piece.
+                    if !n.captures_neutral
+                        && captures.iter().any(|&v| pos.at(v).as_neutral().is_some())
+                    {
+                        continue;
+                    }
                     any_move = true;
                     f(&TurnView::movement(c, m.to, captures, m.stone));
                     count += 1;

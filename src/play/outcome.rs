@@ -4,7 +4,7 @@
 use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::{Ruleset, Verdict};
+use crate::rules::{BothVanquished, Ruleset, Verdict};
 
 use super::placement::region_side;
 
@@ -219,13 +219,24 @@ pub(crate) fn static_outcome_given(
         }
     }
     if let Some(v) = &rules.end.vanquished {
-        for side in [pos.side, mover] {
-            if vanquished(rules, v, pos, side) {
-                return Some(Outcome {
-                    winner: Some(side.opponent()),
-                    reason: Reason::Vanquished,
-                });
+        let (them, me) = (
+            vanquished(rules, v, pos, pos.side),
+            vanquished(rules, v, pos, mover),
+        );
+        // Both at once (a turn can take the last neutral piece from both): as the file says.
+        let winner = match (them, me, v.both) {
+            (false, false, _) => None,
+            (true, false, _) | (true, true, BothVanquished::MoverWins) => Some(Some(mover)),
+            (false, true, _) | (true, true, BothVanquished::MoverLoses) => {
+                Some(Some(mover.opponent()))
             }
+            (true, true, BothVanquished::Draw) => Some(None),
+        };
+        if let Some(winner) = winner {
+            return Some(Outcome {
+                winner,
+                reason: Reason::Vanquished,
+            });
         }
     }
     if rules.end.no_pieces_loses {
