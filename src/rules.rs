@@ -166,6 +166,11 @@ pub struct Neutral {
     /// Whether a neutral piece, moved by a side, may capture another neutral piece
     /// (`captures-neutral`, default true).
     pub captures_neutral: bool,
+    /// Whether a neutral piece that a side could capture with attacks for that side, so that
+    /// it gives check to the other side's royal pieces (`gives-check`, default false: a royal
+    /// piece may stand where a neutral piece could take it, and its capture then ends the
+    /// game).
+    pub gives_check: bool,
 }
 
 /// Drops: a turn that places a piece from the hand (`[drops]`).

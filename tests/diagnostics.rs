@@ -181,6 +181,8 @@ broken!(tweak_misspelt_piece, ["schema"]);
 broken!(board_lines, ["board", "board"]);
 // `picture` names a built-in picture.
 broken!(picture, ["picture"]);
+// `captures-neutral` and `gives-check` are true or false.
+broken!(neutral_settings, ["schema", "schema"]);
 broken!(hop_dist, ["bad_distance"]);
 broken!(turn_shapes, ["turn", "turn"]);
 broken!(captured_leave, ["turn"]);

@@ -269,3 +269,28 @@ fn both_sides_vanquished_at_once_end_as_the_file_says() {
     .unwrap_err();
     assert_eq!(e.problems[0].message, "`nobody` is not a setting of `both`");
 }
+
+/// `[neutral] gives-check`: off (the default, X-21's reading), a royal piece may stand where
+/// a neutral piece that the opponent controls could take it; on, that neutral piece gives
+/// check, and only turns that leave the royal piece out of its reach are legal.
+#[test]
+fn a_neutral_piece_gives_check_only_where_the_file_says() {
+    // Black's General on e9; a neutral pawn on d8, which White controls (Diplomat c7, Guard
+    // c9 and Pawn b8: 6 against the General's 5) and which reaches e9, e7 and f8.
+    let fen = "1/4/1Ug2/P*2/1D3/4/5/4/5/4/G b";
+    let off = rules_with("", "");
+    let on = rules_with("", "gives-check = true");
+    let mut g = Game::new(&off, text::parse_position(&off, fen).unwrap()).unwrap();
+    assert!(!g.in_check());
+    let mut free = turns_under(&off, fen);
+    free.sort();
+    let mut g2 = Game::new(&on, text::parse_position(&on, fen).unwrap()).unwrap();
+    assert!(g2.in_check(), "the neutral pawn gives check");
+    let mut bound = turns_under(&on, fen);
+    bound.sort();
+    // Worked out by hand. The General's steps: e11, e7 (crosspoint), d10, f10, d8, f8
+    // (crosscorner). d10 is the Guard's (crosscorner from c9), d8 the Diplomat's (c7's
+    // diagonal); e7 and f8 are the neutral pawn's reach, which counts only with the setting.
+    assert_eq!(free, ["e9-e11", "e9-e7", "e9-f10", "e9-f8"]);
+    assert_eq!(bound, ["e9-e11", "e9-f10"]);
+}

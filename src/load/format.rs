@@ -74,6 +74,8 @@ pub struct NeutralDef {
     pub influence: Spanned<Vec<Spanned<String>>>,
     /// Whether a neutral piece may capture another neutral piece (default true).
     pub captures_neutral: Option<Spanned<bool>>,
+    /// Whether a neutral piece a side could capture with attacks for it (default false).
+    pub gives_check: Option<Spanned<bool>>,
 }
 
 /// `[end.vanquished]`: conditions that together lose the game.

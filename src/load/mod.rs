@@ -2273,6 +2273,7 @@ impl<'s> Loader<'s> {
             symbol: symbol?,
             influence,
             captures_neutral: n.captures_neutral.as_ref().is_none_or(|b| *b.get_ref()),
+            gives_check: n.gives_check.as_ref().is_some_and(|b| *b.get_ref()),
         })
     }
 

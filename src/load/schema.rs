@@ -324,6 +324,12 @@ const NEUTRAL: &[Key] = &[
         false,
         "Whether a neutral piece, moved by a side, may capture another neutral piece (default true).",
     ),
+    (
+        "gives-check",
+        Shape::Bool,
+        false,
+        "Whether a neutral piece that a side could capture with attacks for that side, so that it gives check (default false).",
+    ),
 ];
 const RESERVE: &[Key] = &[(
     "replaced",

@@ -99,6 +99,26 @@ impl Core {
             matches!(board.at(c).as_piece(), Some((s, _)) if s == by)
                 && self.vm.captures_cell(rules, board, c, cell)
         });
+        // `gives-check`: a neutral piece that `by` could capture with (more influence on it)
+        // attacks for `by`, moving as its kind moves.
+        let hit = hit
+            || rules.neutral.as_ref().is_some_and(|n| {
+                n.gives_check && {
+                    let mut lent = board.clone();
+                    rules.topo.cells().any(|c| {
+                        board.at(c).as_neutral().is_some() && {
+                            let (mine, theirs) = influence(rules, n, board, c, by);
+                            mine > theirs && {
+                                let was = lent.cells[c.index()];
+                                lent.cells[c.index()] = Occupant::piece(by, n.kind);
+                                let takes = self.vm.captures_cell(rules, &lent, c, cell);
+                                lent.cells[c.index()] = was;
+                                takes
+                            }
+                        }
+                    })
+                }
+            });
         self.scratch = probe;
         hit
     }
@@ -1282,7 +1302,9 @@ impl Generator {
             let in_check = !royals
                 .iter()
                 .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
-            let reference = *exhaustive;
+            // Neutral pieces that give check are found only by the general test: every turn
+            // is played and tested (the shortcuts know only the sides' own pieces).
+            let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
             let bounded = !in_check
                 && !reference
                 && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
