@@ -217,7 +217,7 @@ fn turns_under(r: &Ruleset, position: &str) -> Vec<String> {
 /// neutral pawn (it is in every side's way and open to every side's captures); with `false`
 /// it may not, and its other moves stay.
 #[test]
-fn a_neutral_piece_takes_the_other_only_where_the_file_allows() {
+fn x21_a_neutral_piece_takes_the_other_only_where_the_file_allows() {
     // Neutral pawns on b6 and d6; White's pawns on a5 and a7 give White the influence on b6.
     let fen = "g/4/5/4/P4/**2/P4/4/5/4/G w";
     let allowed = turns_under(&rules_with("", ""), fen);
@@ -234,7 +234,7 @@ fn a_neutral_piece_takes_the_other_only_where_the_file_allows() {
 /// `[end.vanquished] both`: one turn that leaves both sides vanquished (here: the last
 /// neutral pawn taken, when having none vanquishes) ends as the file says.
 #[test]
-fn both_sides_vanquished_at_once_end_as_the_file_says() {
+fn x24_both_sides_vanquished_at_once_end_as_the_file_says() {
     // White's pawn on a7 takes the only neutral pawn, on b6.
     let fen = "g/4/5/4/P4/*3/5/4/5/4/G w";
     for (both, winner) in [
@@ -274,7 +274,7 @@ fn both_sides_vanquished_at_once_end_as_the_file_says() {
 /// a neutral piece that the opponent controls could take it; on, that neutral piece gives
 /// check, and only turns that leave the royal piece out of its reach are legal.
 #[test]
-fn a_neutral_piece_gives_check_only_where_the_file_says() {
+fn x21_a_neutral_piece_gives_check_only_where_the_file_says() {
     // Black's General on e9; a neutral pawn on d8, which White controls (Diplomat c7, Guard
     // c9 and Pawn b8: 6 against the General's 5) and which reaches e9, e7 and f8.
     let fen = "1/4/1Ug2/P*2/1D3/4/5/4/5/4/G b";
