@@ -43,10 +43,10 @@ fn bench(c: &mut Criterion) {
     let mut opts = Options::default();
     for (name, pos) in [("start", &start), ("crowded", &crowded)] {
         c.bench_function(&format!("movement options, both sides, {name}"), |b| {
-            b.iter(|| all_options(&rules, black_box(pos), &mut vm, &mut opts))
+            b.iter(|| all_options(&rules, black_box(pos), &mut vm, &mut opts));
         });
         c.bench_function(&format!("placement ranges, both sides, {name}"), |b| {
-            b.iter(|| all_ranges(&rules, black_box(pos), &mut vm))
+            b.iter(|| all_ranges(&rules, black_box(pos), &mut vm));
         });
     }
 }
@@ -66,7 +66,7 @@ fn chains(c: &mut Criterion) {
             b.iter(|| {
                 vm.moves(&rules, black_box(&pos), spy, &mut opts);
                 opts.len()
-            })
+            });
         });
     }
     g.finish();

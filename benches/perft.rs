@@ -19,12 +19,12 @@ fn bench(c: &mut Criterion) {
         let nodes = g.perft(2);
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("depth 2, {name} ({nodes} nodes)"), |b| {
-            b.iter(|| g.perft(2))
+            b.iter(|| g.perft(2));
         });
         let turns = g.count_turns() as u64;
         group.throughput(Throughput::Elements(turns));
         group.bench_function(format!("legal turns as values, {name} ({turns})"), |b| {
-            b.iter(|| g.legal_turns().map(|t| t.len()))
+            b.iter(|| g.legal_turns().map(|t| t.len()));
         });
     }
     group.finish();

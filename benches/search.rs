@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
                 let mut g = Game::start(&rules);
                 let mut a = Agent::new(spec, &rules, 1);
                 a.choose(&mut g)
-            })
+            });
         });
     }
     for (variant, white, black, turns) in [

@@ -1,7 +1,7 @@
 //! Perft of a chess position by shakmaty, a dedicated chess move generator: the in-process
 //! reference that `scripts/speed.py` runs beside bulwark.
 //!
-//! cargo run --release --example shakmaty_perft -- "FEN" DEPTH
+//! cargo run --release --example `shakmaty_perft` -- "FEN" DEPTH
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};

@@ -73,7 +73,9 @@ impl Node {
         match self {
             Node::Alt(v, s) | Node::Seq(v, s) => {
                 *s = span;
-                v.iter_mut().for_each(|n| n.respan(span));
+                for n in v.iter_mut() {
+                    n.respan(span);
+                }
             }
             Node::Repeat { node, span: s, .. } => {
                 *s = span;
@@ -256,11 +258,43 @@ pub enum Modifier {
 }
 
 impl Modifier {
+    /// The modifier's word in the DSL.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Modifier::Capture(..) => "capture",
+            Modifier::CaptureOnly(..) => "capture-only",
+            Modifier::Take(_) => "take",
+            Modifier::Over(..) => "over",
+            Modifier::Screen(..) => "screen",
+            Modifier::Via(..) => "via",
+            Modifier::Destroy(..) => "destroy",
+            Modifier::Dist(..) => "dist",
+        }
+    }
+
+    /// Whether the modifier means something on a leg of `kind`. Every kind answers for
+    /// itself: a new kind of leg must say which modifiers it takes.
+    pub fn applies_to(&self, kind: LegKind) -> bool {
+        let any = matches!(
+            self,
+            Modifier::Capture(..) | Modifier::CaptureOnly(..) | Modifier::Destroy(..)
+        );
+        match kind {
+            LegKind::Step => any,
+            LegKind::Leap => any || matches!(self, Modifier::Via(..)),
+            LegKind::Ride => any || matches!(self, Modifier::Over(..) | Modifier::Dist(..)),
+            LegKind::Hop => !matches!(self, Modifier::Via(..)),
+            LegKind::Jump => any || matches!(self, Modifier::Take(_) | Modifier::Over(..)),
+        }
+    }
+
     /// The modifier's span.
     pub fn span(&self) -> Span {
         match self {
-            Modifier::Capture(_, s) | Modifier::CaptureOnly(_, s) | Modifier::Take(s) => *s,
-            Modifier::Over(_, s)
+            Modifier::Capture(_, s)
+            | Modifier::CaptureOnly(_, s)
+            | Modifier::Take(s)
+            | Modifier::Over(_, s)
             | Modifier::Screen(_, s)
             | Modifier::Via(_, _, s)
             | Modifier::Destroy(_, s)
@@ -511,7 +545,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
             let tokens: Vec<String> = att
                 .expected_tokens()
                 .iter()
-                .map(|t| t.to_string())
+                .map(std::string::ToString::to_string)
                 .filter(|t| !t.trim().is_empty() && t != "#")
                 .map(|t| format!("`{t}`"))
                 .collect();
@@ -564,6 +598,10 @@ fn describe_expected(positives: &[Rule], _negatives: &[Rule]) -> String {
     }
 }
 
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "pest's `renamed_rules` passes the rule by reference"
+)]
 fn rule_name(r: &Rule) -> String {
     match r {
         Rule::EOI => "end of definition",
@@ -602,8 +640,7 @@ fn rule_name(r: &Rule) -> String {
         Rule::negation => "`!`",
         Rule::owned | Rule::owner => "`own` or `enemy`",
         Rule::name => "a name",
-        Rule::int => "a number",
-        Rule::signed => "a number",
+        Rule::int | Rule::signed => "a number",
         Rule::WHITESPACE | Rule::COMMENT => "whitespace",
     }
     .to_string()

@@ -34,6 +34,9 @@
 //! [`text`] → [`load`] → [`view`]. The items re-exported here are the small facade most
 //! library users need.
 
+// No function longer than 100 lines (`clippy.toml`), tables aside.
+#![warn(clippy::too_many_lines)]
+
 pub mod board;
 pub mod compile;
 pub mod core;

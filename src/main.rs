@@ -1,5 +1,8 @@
 //! The `bulwark` command line: the only code that prints or picks exit codes.
 
+// No function longer than 100 lines (`clippy.toml`), tables aside.
+#![warn(clippy::too_many_lines)]
+
 use std::process::ExitCode;
 
 mod terminal;
@@ -224,7 +227,7 @@ enum Command {
         piece: Option<String>,
     },
     /// Speak the Universal Chess Interface on stdin and stdout, for GUIs and match runners
-    /// (options UCI_Variant, VariantFile, UCI_Chess960, Hash).
+    /// (options `UCI_Variant`, `VariantFile`, `UCI_Chess960`, Hash).
     Uci {
         /// The variant to start with (a bundled name or a file; the UCI options can change it).
         variant: Option<String>,
@@ -508,6 +511,7 @@ fn position_help(rules: &Ruleset) -> String {
             F::Taboo => "TABOO",
             F::Castling => "CASTLING",
             F::EnPassant => "EN-PASSANT",
+            F::Checks => "CHECKS",
             F::Halfmove => "HALFMOVE",
             F::Fullmove => "FULLMOVE",
         });
@@ -569,7 +573,10 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             scenarios,
         }) => rulebook(variant, out, scenarios),
         Some(Command::Compile { variant, piece }) => compile(variant, piece),
-        Some(Command::Uci { variant }) => uci(variant),
+        Some(Command::Uci { variant }) => {
+            uci(variant);
+            Ok(())
+        }
         Some(Command::Diff {
             a,
             b,
@@ -624,15 +631,11 @@ fn serve(
         .map_or_else(|| arg.to_string(), |p| p.display().to_string());
     let (name, text) = bulwark::load::read_variant(&read_from).map_err(|e| fail(&e))?;
     print_notes();
-    let loaded = bulwark::serve::Variant::load(&name, &text);
-    let variant = match loaded {
-        Ok(v) => v,
-        Err(_) => {
-            // The loader's own report, as `check` prints it.
-            return Err(Ruleset::from_source(&name, &text)
-                .err()
-                .map_or(ExitCode::from(1), |e| fail(&e)));
-        }
+    let Ok(variant) = bulwark::serve::Variant::load(&name, &text) else {
+        // The loader's own report, as `check` prints it.
+        return Err(Ruleset::from_source(&name, &text)
+            .err()
+            .map_or(ExitCode::from(1), |e| fail(&e)));
     };
     // A variant read from a file lets pages extend the files beside it; a bundled one, only
     // bundled variants.
@@ -1252,45 +1255,13 @@ fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
     let diffs = selfplay::paired_differences(&cfg, &rec_a, &rec_b);
     let mut cmp = selfplay::Comparison::new((a.to_string(), b.to_string()), sa, sb, &diffs);
     cmp.sprt = sprt;
-    if let Some(path) = &study.games_out {
-        let mut text = String::new();
-        for (label, recs) in [("A", &rec_a), ("B", &rec_b)] {
-            for r in recs {
-                text.push_str(label);
-                text.push(' ');
-                text.push_str(&r.moves.join(" "));
-                text.push('\n');
-            }
-        }
-        write_output(path, &text)?;
-    }
-    if let Some(path) = &study.pgn {
-        let mut text = pgn_text(
-            &start_a,
-            &rec_a,
-            &pgn_variant(a, &ra),
-            &format!("A: {a}"),
-            &cfg,
-        );
-        text.push_str(&pgn_text(
-            &start_b,
-            &rec_b,
-            &pgn_variant(b, &rb),
-            &format!("B: {b}"),
-            &cfg,
-        ));
-        write_output(path, &text)?;
-    }
-    if let Some(dir) = &study.html {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            eprintln!("error: cannot create {}: {e}", dir.display());
-            ExitCode::from(1)
-        })?;
-        write_output(
-            &dir.join("index.html"),
-            &bulwark::search::report::compare_page(&cmp, &rec_a, &rec_b, &cfg),
-        )?;
-    }
+    write_compare_files(
+        study,
+        (a, &ra, &start_a, &rec_a),
+        (b, &rb, &start_b, &rec_b),
+        &cfg,
+        &cmp,
+    )?;
     if study.json {
         outln!("{}", cmp.to_json());
     } else {
@@ -1305,6 +1276,54 @@ fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
             cfg.black.text(),
         );
         out!("{}", cmp.text());
+    }
+    Ok(())
+}
+
+/// One rule set of a comparison as `compare` writes it: its argument, rules, start and games.
+type Compared<'a, 'r> = (&'a str, &'r Ruleset, &'a Game<'r>, &'a [selfplay::Record]);
+
+/// The files `compare` writes when asked: both rule sets' games as move lists, as PGN, and
+/// the HTML report.
+fn write_compare_files(
+    study: &Study,
+    (a, ra, start_a, rec_a): Compared<'_, '_>,
+    (b, rb, start_b, rec_b): Compared<'_, '_>,
+    cfg: &selfplay::MatchConfig,
+    cmp: &selfplay::Comparison,
+) -> Result<(), ExitCode> {
+    if let Some(path) = &study.games_out {
+        let mut text = String::new();
+        for (label, recs) in [("A", rec_a), ("B", rec_b)] {
+            for r in recs {
+                text.push_str(label);
+                text.push(' ');
+                text.push_str(&r.moves.join(" "));
+                text.push('\n');
+            }
+        }
+        write_output(path, &text)?;
+    }
+    if let Some(path) = &study.pgn {
+        let mut text = pgn_text(start_a, rec_a, &pgn_variant(a, ra), &format!("A: {a}"), cfg);
+        text.push_str(&pgn_text(
+            start_b,
+            rec_b,
+            &pgn_variant(b, rb),
+            &format!("B: {b}"),
+            cfg,
+        ));
+        write_output(path, &text)?;
+    }
+    if let Some(dir) = &study.html {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            ExitCode::from(1)
+        })?;
+        write_output(
+            &dir.join("index.html"),
+            &bulwark::search::report::compare_page(cmp, rec_a, rec_b, cfg),
+        )?;
     }
     Ok(())
 }
@@ -1641,7 +1660,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn uci(variant: Option<String>) -> Result<(), ExitCode> {
+fn uci(variant: Option<String>) {
     let mut engine = bulwark::uci::Engine::new(Box::new(std::io::stdout()));
     if let Some(v) = variant {
         if bulwark::BUNDLED.iter().any(|(n, _)| *n == v) {
@@ -1651,5 +1670,4 @@ fn uci(variant: Option<String>) -> Result<(), ExitCode> {
         }
     }
     engine.run(std::io::stdin().lock());
-    Ok(())
 }

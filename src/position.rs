@@ -29,6 +29,8 @@ pub struct Position {
     pub halfmove: u32,
     /// The move number (starts at 1, grows after Black's turn).
     pub fullmove: u32,
+    /// How many times each side has given check (kept where `[end] checks` counts them).
+    pub checks: BySide<u32>,
 }
 
 impl Clone for Position {
@@ -51,6 +53,7 @@ impl Clone for Position {
             ep_victim,
             halfmove,
             fullmove,
+            checks,
         } = source;
         self.cells.clone_from(cells);
         self.side = *side;
@@ -61,6 +64,7 @@ impl Clone for Position {
         self.ep_victim = *ep_victim;
         self.halfmove = *halfmove;
         self.fullmove = *fullmove;
+        self.checks = *checks;
     }
 }
 
@@ -83,6 +87,7 @@ impl Position {
             ep_victim: None,
             halfmove: 0,
             fullmove: 1,
+            checks: BySide::both(0),
         }
     }
 

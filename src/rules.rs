@@ -270,6 +270,8 @@ pub enum PositionField {
     Castling,
     /// The en-passant cell.
     EnPassant,
+    /// The checks each side may still give before it wins, as `W+B` (`[end] checks`).
+    Checks,
     /// Turns since the last capture or pawn move.
     Halfmove,
     /// The move number.
@@ -350,6 +352,8 @@ pub struct EndRules {
     pub checkmate: Option<Verdict>,
     /// Stalemate, for the side stalemated.
     pub stalemate: Option<Verdict>,
+    /// A side that has given check this many times wins (`[end] checks`; three-check).
+    pub checks: Option<u32>,
 }
 
 /// The conditions under which a side is vanquished (all must hold).
@@ -771,6 +775,74 @@ impl Ruleset {
             Some(set) => set.contains(cell),
             None => self.stone_allowed_by_rules(side, kind, cell),
         }
+    }
+
+    /// Fills the tables derived from the declared game (the loader calls it once, after the
+    /// declared fields): which kinds are royal, the programs' fast-path facts and reach maps,
+    /// the per-occupant classes, the attack reach, the cell-set programs, the hash keys and the
+    /// placement tables.
+    pub fn derive_tables(&mut self) {
+        let (topo, links) = (&self.topo, &self.links);
+        let files = i32::try_from(topo.files()).unwrap_or(i32::MAX);
+        let ranks = i32::try_from(topo.ranks()).unwrap_or(i32::MAX);
+        for p in &mut self.pieces {
+            for prog in [&mut p.moves, &mut p.range, &mut p.attacks] {
+                prog.plain = prog.is_plain(links);
+                prog.disjoint = prog.plain && prog.is_disjoint(links, files, ranks);
+                prog.reach = prog.reach_table(links, topo);
+            }
+        }
+        let pieces = &self.pieces;
+        self.has_royals = pieces.iter().any(|p| p.royal);
+        self.royal_kinds = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0u64, |m, (k, _)| m | 1 << k);
+        self.has_reserve = pieces.iter().any(|p| p.reserve.is_some());
+        let mut piece_class = vec![0u8; 256];
+        for (k, p) in pieces.iter().enumerate() {
+            for (side, bit) in [(Side::White, PIECE_WHITE), (Side::Black, PIECE_BLACK)] {
+                let code = crate::core::Occupant::piece(side, PieceKindId::new(k));
+                piece_class[usize::from(code.code())] = bit | if p.royal { PIECE_ROYAL } else { 0 };
+            }
+        }
+        self.piece_class = piece_class;
+        self.attack_reach = crate::compile::AttackReach::new(
+            pieces.iter().map(|p| &p.attacks),
+            i32::try_from(topo.files()).unwrap_or(0),
+            i32::try_from(topo.ranks()).unwrap_or(0),
+        );
+        self.bit_moves = if self.stones.is_empty() && self.neutral.is_none() {
+            crate::compile::bits::BitMoves::new(
+                links,
+                topo.len(),
+                pieces.len(),
+                pieces.iter().map(|p| &p.moves),
+            )
+        } else {
+            None
+        };
+        self.zobrist = crate::compile::zobrist::Zobrist::new(
+            topo.len(),
+            self.stones.len() + pieces.len(),
+            self.castlings
+                .iter()
+                .map(|c| usize::from(c.right) + 1)
+                .max()
+                .unwrap_or(0),
+        );
+        self.collectable = Filter(
+            self.stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.collectable)
+                .fold(0, |a, (k, _)| {
+                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
+                }),
+        );
+        self.allowed = self.placement_table();
+        self.allowed_kinds = self.allowed_masks();
     }
 
     /// For each side and stone kind, the cells the placement rules allow (what

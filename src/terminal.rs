@@ -86,7 +86,7 @@ impl From<std::io::Error> for Stop {
 fn game_loop<'r>(
     rules: &'r Ruleset,
     variant: &str,
-    mut game: Game<'r>,
+    game: Game<'r>,
     computer: BySide<Option<AgentSpec>>,
     seed: u64,
     max_turns: Option<u32>,
@@ -99,28 +99,39 @@ fn game_loop<'r>(
         .collect();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut played = 0u32;
-    let mut start = game.first_position();
-    let mut redraw = true;
-    let mut last: Vec<bulwark::Cell> = Vec::new();
+    let mut t = Table {
+        rules,
+        variant,
+        start: game.first_position(),
+        game,
+        computer: &computer,
+        played: 0,
+        last: Vec::new(),
+        redraw: true,
+    };
     loop {
-        if redraw {
+        if t.redraw {
             writeln!(out)?;
-            write!(out, "{}", view::board_text_marked(rules, game.pos(), &last))?;
-            write!(out, "{}", supplies(rules, game.pos()))?;
-            redraw = false;
+            write!(
+                out,
+                "{}",
+                view::board_text_marked(rules, t.game.pos(), &t.last)
+            )?;
+            write!(out, "{}", supplies(rules, t.game.pos()))?;
+            t.redraw = false;
         }
-        let turns = game.legal_turns();
-        if let Some(r) = game.runaway() {
+        let turns = t.game.legal_turns();
+        if let Some(r) = t.game.runaway() {
             return Err(Stop::Runaway(r));
         }
         let turns = match turns {
-            Ok(t) => t,
+            Ok(turns) => turns,
             Err(outcome) => {
                 writeln!(out, "result: {}", outcome.text(rules))?;
                 return Ok(());
             }
         };
+        let played = t.played;
         if max_turns.is_some_and(|m| played >= m) {
             writeln!(
                 out,
@@ -129,9 +140,9 @@ fn game_loop<'r>(
             )?;
             return Ok(());
         }
-        let side = game.pos().side;
+        let side = t.game.pos().side;
         if let Some(agent) = agents[side.index()].as_mut() {
-            let Some(t) = agent.choose(&mut game) else {
+            let Some(turn) = agent.choose(&mut t.game) else {
                 continue;
             };
             writeln!(
@@ -139,12 +150,9 @@ fn game_loop<'r>(
                 "{} (computer, {}) plays {}",
                 rules.side_name(side),
                 agent.spec().text(),
-                text::turn_text(rules, &t)
+                text::turn_text(rules, &turn)
             )?;
-            last = t.touched();
-            game.play(&t);
-            played += 1;
-            redraw = true;
+            t.play(&turn);
             continue;
         }
         write!(
@@ -158,25 +166,63 @@ fn game_loop<'r>(
             writeln!(out, "\nresult: input ended, game abandoned")?;
             return Ok(());
         };
-        let line = line.trim();
+        if t.command(&mut out, line.trim(), &turns)? {
+            return Ok(());
+        }
+    }
+}
+
+/// What one typed command may change in the terminal game.
+struct Table<'a, 'r> {
+    rules: &'r Ruleset,
+    variant: &'a str,
+    game: Game<'r>,
+    computer: &'a BySide<Option<AgentSpec>>,
+    /// Turns played since the start or the last `load`.
+    played: u32,
+    /// The position the game started from (what `save` writes first).
+    start: bulwark::Position,
+    /// The cells the last turn touched, marked on the board.
+    last: Vec<bulwark::Cell>,
+    /// Whether to draw the board before the next prompt.
+    redraw: bool,
+}
+
+impl Table<'_, '_> {
+    /// Plays `turn` (legal) and marks its cells.
+    fn play(&mut self, turn: &bulwark::Turn) {
+        self.last = turn.touched();
+        self.game.play(turn);
+        self.played += 1;
+        self.redraw = true;
+    }
+
+    /// Runs one command typed at the prompt (`line`, trimmed; `turns` the legal turns); true
+    /// when the game is over for the terminal (quit).
+    fn command(
+        &mut self,
+        out: &mut impl Write,
+        line: &str,
+        turns: &[bulwark::Turn],
+    ) -> Result<bool, Stop> {
         let (word, arg) = line.split_once(' ').unwrap_or((line, ""));
         match word {
             "" => {}
             "quit" => {
                 writeln!(out, "result: game abandoned")?;
-                return Ok(());
+                return Ok(true);
             }
             "help" => write!(out, "{HELP}")?,
-            "board" => redraw = true,
-            "position" => writeln!(out, "{}", text::write_position(rules, game.pos()))?,
-            "moves" => list_moves(&mut out, rules, &turns, arg.trim())?,
+            "board" => self.redraw = true,
+            "position" => writeln!(out, "{}", text::write_position(self.rules, self.game.pos()))?,
+            "moves" => list_moves(out, self.rules, turns, arg.trim())?,
             "save" if !arg.trim().is_empty() => {
                 let path = arg.trim();
                 let text = text::write_record(
-                    rules,
-                    variant,
-                    &start,
-                    &game.history().cloned().collect::<Vec<_>>(),
+                    self.rules,
+                    self.variant,
+                    &self.start,
+                    &self.game.history().cloned().collect::<Vec<_>>(),
                     "# A game saved from bulwark play. Load it with `load FILE` in `bulwark play`.\n",
                 );
                 match std::fs::write(path, text) {
@@ -184,46 +230,46 @@ fn game_loop<'r>(
                     Err(e) => writeln!(out, "not saved: {path}: {e}")?,
                 }
             }
-            "load" if !arg.trim().is_empty() => match load_record(rules, variant, arg.trim()) {
-                Ok((g, note)) => {
-                    if let Some(n) = note {
-                        writeln!(out, "note: {n}")?;
+            "load" if !arg.trim().is_empty() => {
+                match load_record(self.rules, self.variant, arg.trim()) {
+                    Ok((g, note)) => {
+                        if let Some(n) = note {
+                            writeln!(out, "note: {n}")?;
+                        }
+                        self.played = 0;
+                        self.start = g.first_position();
+                        self.game = g;
+                        self.last.clear();
+                        self.redraw = true;
                     }
-                    played = 0;
-                    start = g.first_position();
-                    game = g;
-                    last.clear();
-                    redraw = true;
+                    Err(e) => writeln!(out, "not loaded: {e}")?,
                 }
-                Err(e) => writeln!(out, "not loaded: {e}")?,
-            },
+            }
             "undo" => {
                 // Take back to the last turn a human played.
                 let mut undone = 0;
-                while game.undo() {
+                while self.game.undo() {
                     undone += 1;
-                    played = played.saturating_sub(1);
-                    if computer[game.pos().side].is_none() {
+                    self.played = self.played.saturating_sub(1);
+                    if self.computer[self.game.pos().side].is_none() {
                         break;
                     }
                 }
                 if undone == 0 {
                     writeln!(out, "nothing to undo")?;
                 } else {
-                    last.clear();
-                    redraw = true;
+                    self.last.clear();
+                    self.redraw = true;
                 }
             }
-            _ => match text::parse_turn(&mut game, line) {
+            _ => match text::parse_turn(&mut self.game, line) {
                 Ok(t) => {
-                    last = t.touched();
-                    game.play(&t);
-                    played += 1;
-                    redraw = true;
+                    self.play(&t);
                 }
                 Err(e) => writeln!(out, "not played: {e}")?,
             },
         }
+        Ok(false)
     }
 }
 

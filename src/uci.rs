@@ -194,7 +194,7 @@ impl Engine {
 
     fn identify(&self) {
         let names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
-        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        let vars: String = names.iter().flat_map(|n| [" var ", n]).collect();
         let lines = [
             format!("id name bulwark {}", env!("CARGO_PKG_VERSION")),
             "id author the bulwark developers".to_string(),
@@ -361,7 +361,7 @@ impl Engine {
         }
     }
 
-    fn parse_go(&self, rest: &[&str], side_is_white: bool) -> Result<Go, String> {
+    fn parse_go(rest: &[&str], side_is_white: bool) -> Result<Go, String> {
         let mut go = Go::default();
         let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0u64, 0u64, None);
         let mut i = 0;
@@ -458,7 +458,7 @@ impl Engine {
             game.as_mut()
                 .is_some_and(|g| g.pos().side == crate::core::Side::White)
         };
-        let mut go = match self.parse_go(rest, white) {
+        let mut go = match Self::parse_go(rest, white) {
             Ok(g) => g,
             Err(e) => {
                 self.info(&format!("{e}; the search does not start"));

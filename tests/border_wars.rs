@@ -337,7 +337,7 @@ fn diagrams_draw_the_segment_board() {
         };
         let svg = bulwark::view::diagram_svg(r, &pos, &d);
         assert!(
-            svg.contains("<line") && svg.contains(r##"r="8""##),
+            svg.contains("<line") && svg.contains(r#"r="8""#),
             "segments and capitals"
         );
         insta::assert_snapshot!(

@@ -82,7 +82,7 @@ fn start(n: usize) -> String {
         .collect();
     let rights: String = [files[1], files[0]]
         .iter()
-        .map(|c| c.to_string())
+        .map(std::string::ToString::to_string)
         .chain(
             [files[1], files[0]]
                 .iter()

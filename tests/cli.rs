@@ -222,7 +222,7 @@ fn perft_divide_and_json() {
         .iter()
         .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
         .sum();
-    assert_eq!(sum, 323189);
+    assert_eq!(sum, 323_189);
     assert_eq!(lines.len() - 1, 198);
     let o = bulwark(&["perft", "--depth", "1", "--json"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();

@@ -259,3 +259,5 @@ broken!(
     castling_partners,
     ["castling", "castling", "castling", "castling"]
 );
+broken!(checks, ["end", "end", "end"]);
+broken!(checks_field, ["notation"]);

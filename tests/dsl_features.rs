@@ -181,7 +181,7 @@ fn dist_on_a_hop_counts_the_cells_beyond_the_screen() {
     assert_eq!(options(&hop("dist(2..3)"), pos, "d1"), ["d5", "d6xd6"]);
     assert_eq!(options(&hop("dist(..2)"), pos, "d1"), ["d4", "d5"]);
     // dist(0) is a mistake, reported like a ride's.
-    let text = r##"
+    let text = r#"
 [game]
 name = "Bad hop"
 
@@ -199,7 +199,7 @@ moves = "hop(all) dist(0)"
 
 [setup]
 position = "2/H1 w"
-"##;
+"#;
     let e = Ruleset::from_source("bad.toml", text).unwrap_err();
     assert_eq!(e.problems[0].code.name(), "bad_distance");
 }

@@ -111,7 +111,7 @@ fn same_options(r: &Ruleset, pos: &Position) {
                 r.topo
                     .cells()
                     .filter(|&d| set & bit(d) != 0)
-                    .map(|d| r.topo.name(d).to_string())
+                    .map(|d| r.topo.name(d).clone())
                     .collect()
             };
             assert_eq!(
@@ -220,6 +220,8 @@ fn playout(name: &str, start: usize, choices: &[usize]) {
 const ROYAL: &[&str] = &[
     "chess",
     "chess960",
+    "3check",
+    "5check",
     "xiangqi",
     "waterloo",
     "border-wars",
@@ -365,7 +367,8 @@ fn plain_programs_take_the_cell_set_form_the_board_allows() {
     let b = r.bit_moves.as_ref().expect("118 cells, no stones");
     let forms = |id: &str, side: Side| {
         let k = r.pieces.iter().position(|p| p.id == id).unwrap();
-        b.program(k, side).map(|p| p.forms())
+        b.program(k, side)
+            .map(bulwark::compile::bits::BitProgram::forms)
     };
     for side in [Side::White, Side::Black] {
         assert_eq!(forms("rook", side), Some(vec!["rays"]));

@@ -9,7 +9,7 @@ fn variant(fragments: &str, moves: &str) -> Result<Ruleset, bulwark::VariantErro
 
 fn text_of(fragments: &str, moves: &str) -> String {
     format!(
-        r##"
+        r#"
 [game]
 name = "Fragments"
 
@@ -37,7 +37,7 @@ moves = "step(forward)"
 
 [setup]
 position = "5/5/5/2p2/1H3 w"
-"##
+"#
     )
 }
 

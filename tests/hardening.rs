@@ -301,7 +301,7 @@ fn every_subcommand_answers_bad_input_with_exit_1_or_2_and_a_message() {
         let code = o.status.code();
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            matches!(code, Some(1) | Some(2)),
+            matches!(code, Some(1 | 2)),
             "{args:?}: exit {code:?}\n{err}"
         );
         assert!(!err.trim().is_empty(), "{args:?}: no message");

@@ -1,4 +1,4 @@
-//! The web board in a real headless Chromium, driven through WebDriver (chromedriver): open the
+//! The web board in a real headless Chromium, driven through `WebDriver` (chromedriver): open the
 //! page, click a piece and check the marks drawn, play turns by clicking (a move, and a Bollwerk
 //! 178 turn that places a stone), let the computer move, undo, break the variant text and see
 //! the diagnostic, then tweak it and see the diagram change. And `compare --html`'s report page,
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
-const WAIT: Duration = Duration::from_secs(60);
+const WAIT: Duration = Duration::from_mins(1);
 
 struct Driver(Child);
 
@@ -214,7 +214,7 @@ async fn session(c: &Client, url: &str, addr: SocketAddr) {
     assert!(piece.starts_with("Pawn (P) on e2"), "{piece}");
     let marked = eval(
         c,
-        r#"return [...document.querySelectorAll('#board rect.cell')].filter(r => r.dataset.marks).map(r => r.dataset.cell + ':' + r.dataset.marks);"#,
+        r"return [...document.querySelectorAll('#board rect.cell')].filter(r => r.dataset.marks).map(r => r.dataset.cell + ':' + r.dataset.marks);",
     )
     .await;
     assert_eq!(marked, json!(["e2:origin", "e3:move", "e4:move"]));

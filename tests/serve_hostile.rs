@@ -33,7 +33,7 @@ fn folder(tag: &str) -> PathBuf {
 /// Status and body text of a request sent with `Host: host`, the connection closed after it.
 fn raw(s: &Running, method: &str, path: &str, host: &str, body: Option<&Value>) -> (u16, String) {
     let mut c = TcpStream::connect(s.addr).unwrap();
-    c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    c.set_read_timeout(Some(Duration::from_mins(2))).unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -228,11 +228,10 @@ fn closed_within(c: &mut TcpStream, since: Instant, within: Duration) -> Option<
     loop {
         match c.read(&mut buf) {
             Ok(0) => return Some(since.elapsed()),
-            Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
                 return Some(since.elapsed());
             }
-            Err(_) => {}
+            Ok(_) | Err(_) => {}
         }
         if since.elapsed() > within {
             return None;
@@ -254,7 +253,12 @@ fn item_3_slow_clients_are_dropped() {
     let a = closed_within(&mut silent, since, limit).expect("a silent client was not dropped");
     let b = closed_within(&mut partial, since, limit).expect("a slow client was not dropped");
     for t in [a, b] {
-        assert!(t >= serve::HEADER_TIMEOUT - Duration::from_secs(2), "{t:?}");
+        assert!(
+            t >= serve::HEADER_TIMEOUT
+                .checked_sub(Duration::from_secs(2))
+                .unwrap(),
+            "{t:?}"
+        );
     }
 }
 
@@ -322,7 +326,7 @@ fn item_4_work_past_the_request_limit_is_stopped_with_a_message() {
 #[test]
 fn item_4_work_stops_when_its_client_leaves() {
     let s = serve::spawn(Config {
-        request_limit: Duration::from_secs(600),
+        request_limit: Duration::from_mins(10),
         ..config("chess")
     })
     .unwrap();
@@ -377,7 +381,7 @@ fn leave_and_find_the_game_free(s: &Running, id: &str, action: &str, body: &Valu
 #[test]
 fn item_4_the_computer_stops_thinking_when_its_client_leaves() {
     let s = serve::spawn(Config {
-        request_limit: Duration::from_secs(600),
+        request_limit: Duration::from_mins(10),
         ..config("bollwerk178")
     })
     .unwrap();

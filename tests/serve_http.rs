@@ -31,14 +31,13 @@ struct Reply {
 
 fn request(s: &Running, method: &str, path: &str, body: Option<Value>) -> Reply {
     let url = format!("http://{}{path}", s.addr);
-    let req = ureq::request(method, &url).timeout(Duration::from_secs(120));
+    let req = ureq::request(method, &url).timeout(Duration::from_mins(2));
     let r = match body {
         Some(b) => req.send_json(b),
         None => req.call(),
     };
     let resp = match r {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
         Err(e) => panic!("{method} {path}: {e}"),
     };
     let status = resp.status();

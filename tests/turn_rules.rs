@@ -428,7 +428,7 @@ fn chain_revisits_after_capture_come_back_through_a_cell() {
 /// other piece there).
 fn runner_board(lines: &str, rank3: &str) -> Ruleset {
     let text = format!(
-        r##"
+        r#"
 {header}
 
 [pieces.runner]
@@ -442,7 +442,7 @@ fields = ["en-passant"]
 
 [setup]
 position = "r4/5/{rank3}/5/5 b -"
-"##,
+"#,
         header = square_board("Runners", 5)
     );
     Ruleset::from_source("runners.toml", &text)

@@ -47,7 +47,7 @@ impl Uci {
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_mins(1);
         let mut got = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());

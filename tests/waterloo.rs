@@ -354,7 +354,7 @@ fn w16_a_spy_may_become_a_joker_on_its_ninth_row_and_a_wiseman_on_its_last() {
 fn w20_checkmate_stalemate_and_the_king_on_its_eighth_row_win() {
     // Stalemate wins for the side that gave it.
     let mut g = game("k9/2R7/10/10/10/10/10/10/10/1R2K5[] b - - 0 1");
-    assert_eq!(g.legal_turns().map(|l| l.len()).unwrap_or(0), 0);
+    assert_eq!(g.legal_turns().map_or(0, |l| l.len()), 0);
     let o = g.outcome().unwrap();
     assert_eq!(
         (o.winner, o.text(rules())),

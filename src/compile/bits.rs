@@ -187,7 +187,7 @@ impl BitMoves {
                             let first = if grows {
                                 block.trailing_zeros()
                             } else {
-                                127 - block.leading_zeros()
+                                block.ilog2()
                             };
                             ray &= !self.rays[base + first as usize];
                         }

@@ -1125,53 +1125,75 @@ impl Emitter<'_, '_> {
         Some((self.legs.len() - 1) as u16)
     }
 
+    /// `capture` or `capture-only` (`m`), with its filter of victims.
+    fn capture_modifier(
+        &mut self,
+        m: &Modifier,
+        f: Option<&dsl::Filter>,
+        s: Span,
+        code: &mut LegCode,
+    ) {
+        if code.capture != CaptureMode::MoveOnly {
+            self.errors.push(err(
+                s,
+                Code::DuplicateModifier,
+                "`capture` and `capture-only` exclude each other".into(),
+                "conflicts with the other",
+                "keep one of them".into(),
+            ));
+        }
+        code.capture = if matches!(m, Modifier::Capture(..)) {
+            CaptureMode::May
+        } else {
+            CaptureMode::Only
+        };
+        if let Some(f) = f {
+            let enemies = self.enemies();
+            let v = self.filter(f);
+            if v.0 & !enemies.0 != 0 || v.0 == 0 {
+                self.errors.push(err(
+                    f.span,
+                    Code::BadCapture,
+                    "a capture filter may name enemy pieces only".into(),
+                    "names something that is not an enemy piece",
+                    "write e.g. capture(enemy guard), capture(enemy guard | enemy knight) or capture(enemy !blockade) (every enemy piece but the Blockade)"
+                        .into(),
+                ));
+            }
+            code.victims = Filter(v.0 & enemies.0);
+        }
+    }
+
+    /// `destroy(f)`: the stones it names.
+    fn destroy_filter(&mut self, f: &dsl::Filter, s: Span) -> Filter {
+        let f = self.filter(f);
+        let stones =
+            (0..self.c.names.stones.len() as u32).fold(0u128, |a, k| a | 1u128 << (STONE0 + k));
+        if f.0 & !stones != 0 {
+            self.errors.push(err(
+                s,
+                Code::BadDestroy,
+                "`destroy` may name stones only".into(),
+                "names something that is not a stone",
+                "name stone kinds or stone classes, e.g. destroy(arrow)".into(),
+            ));
+        }
+        Filter(f.0 & stones)
+    }
+
     /// Reads a leg's modifiers into its code (filters, capture mode, distance, take,
     /// destroy), reporting misused and repeated ones; returns its `via` paths.
-    // One match arm per modifier of the DSL: a table, read top to bottom.
-    #[allow(clippy::too_many_lines)]
     fn modifiers(&mut self, l: &dsl::Leg, code: &mut LegCode) -> Vec<(String, Filter, Span)> {
         let mut vias: Vec<(String, Filter, Span)> = Vec::new();
         let mut seen: Vec<&'static str> = Vec::new();
         for m in &l.mods {
-            let (word, allowed): (&'static str, &[LegKind]) = match m {
-                Modifier::Capture(..) => (
-                    "capture",
-                    &[
-                        LegKind::Step,
-                        LegKind::Leap,
-                        LegKind::Ride,
-                        LegKind::Hop,
-                        LegKind::Jump,
-                    ],
-                ),
-                Modifier::CaptureOnly(..) => (
-                    "capture-only",
-                    &[
-                        LegKind::Step,
-                        LegKind::Leap,
-                        LegKind::Ride,
-                        LegKind::Hop,
-                        LegKind::Jump,
-                    ],
-                ),
-                Modifier::Take(_) => ("take", &[LegKind::Jump, LegKind::Hop]),
-                Modifier::Over(..) => ("over", &[LegKind::Jump, LegKind::Ride, LegKind::Hop]),
-                Modifier::Screen(..) => ("screen", &[LegKind::Hop]),
-                Modifier::Via(..) => ("via", &[LegKind::Leap]),
-                Modifier::Destroy(..) => (
-                    "destroy",
-                    &[
-                        LegKind::Step,
-                        LegKind::Leap,
-                        LegKind::Ride,
-                        LegKind::Hop,
-                        LegKind::Jump,
-                    ],
-                ),
-                Modifier::Dist(..) => ("dist", &[LegKind::Ride, LegKind::Hop]),
-            };
-            if !allowed.contains(&l.kind) {
-                let kinds: Vec<&str> = allowed.iter().map(|k| k.keyword()).collect();
+            let word = m.word();
+            if !m.applies_to(l.kind) {
+                let kinds: Vec<&str> = LegKind::ALL
+                    .into_iter()
+                    .filter(|&k| m.applies_to(k))
+                    .map(LegKind::keyword)
+                    .collect();
                 self.errors.push(err(
                     m.span(),
                     Code::BadModifier,
@@ -1194,35 +1216,7 @@ impl Emitter<'_, '_> {
             seen.push(word);
             match m {
                 Modifier::Capture(f, s) | Modifier::CaptureOnly(f, s) => {
-                    if code.capture != CaptureMode::MoveOnly {
-                        self.errors.push(err(
-                            *s,
-                            Code::DuplicateModifier,
-                            "`capture` and `capture-only` exclude each other".into(),
-                            "conflicts with the other",
-                            "keep one of them".into(),
-                        ));
-                    }
-                    code.capture = if matches!(m, Modifier::Capture(..)) {
-                        CaptureMode::May
-                    } else {
-                        CaptureMode::Only
-                    };
-                    if let Some(f) = f {
-                        let enemies = self.enemies();
-                        let v = self.filter(f);
-                        if v.0 & !enemies.0 != 0 || v.0 == 0 {
-                            self.errors.push(err(
-                                f.span,
-                                Code::BadCapture,
-                                "a capture filter may name enemy pieces only".into(),
-                                "names something that is not an enemy piece",
-                                "write e.g. capture(enemy guard), capture(enemy guard | enemy knight) or capture(enemy !blockade) (every enemy piece but the Blockade)"
-                                    .into(),
-                            ));
-                        }
-                        code.victims = Filter(v.0 & enemies.0);
-                    }
+                    self.capture_modifier(m, f.as_ref(), *s, code);
                 }
                 Modifier::Take(_) => code.take = true,
                 Modifier::Over(f, _) => {
@@ -1249,21 +1243,7 @@ impl Emitter<'_, '_> {
                     let f = self.filter(f);
                     vias.push((shape.text.clone(), f, *s));
                 }
-                Modifier::Destroy(f, s) => {
-                    let f = self.filter(f);
-                    let stones = (0..self.c.names.stones.len() as u32)
-                        .fold(0u128, |a, k| a | 1u128 << (STONE0 + k));
-                    if f.0 & !stones != 0 {
-                        self.errors.push(err(
-                            *s,
-                            Code::BadDestroy,
-                            "`destroy` may name stones only".into(),
-                            "names something that is not a stone",
-                            "name stone kinds or stone classes, e.g. destroy(arrow)".into(),
-                        ));
-                    }
-                    code.destroy = Filter(f.0 & stones);
-                }
+                Modifier::Destroy(f, s) => code.destroy = self.destroy_filter(f, *s),
                 Modifier::Dist(lo, hi, s) => {
                     code.min = lo.unwrap_or(1);
                     code.max = hi.unwrap_or(u32::MAX);
@@ -1418,91 +1398,91 @@ impl Program {
                 Op::At(r) => writeln!(
                     out,
                     "{pc:4}  at     {}",
-                    names
-                        .regions
-                        .get(r.index())
-                        .map(String::as_str)
-                        .unwrap_or("?")
+                    names.regions.get(r.index()).map_or("?", String::as_str)
                 ),
                 Op::Accept => writeln!(out, "{pc:4}  accept"),
                 Op::End => writeln!(out, "{pc:4}  end"),
             };
         }
         for (i, l) in self.legs.iter().enumerate() {
-            let _ = writeln!(out, "  L{i}: {}", l.text);
-            let vecs: Vec<String> = l.vecs[Side::White]
-                .iter()
-                .map(|&v| vector_text(links, v))
-                .collect();
-            let _ = write!(out, "      {} {}", l.kind.keyword(), vecs.join(" "));
-            if l.kind == LegKind::Ride && (l.min != 1 || l.max != u32::MAX) {
-                let max = if l.max == u32::MAX {
-                    String::new()
-                } else {
-                    l.max.to_string()
-                };
-                let _ = write!(out, " dist {}..{}", l.min, max);
-            }
-            let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "      capture: {}",
-                match (l.capture, l.take) {
-                    (CaptureMode::MoveOnly, false) => "none (move only)",
-                    (CaptureMode::MoveOnly, true) => "takes the jumped piece",
-                    (CaptureMode::May, false) => "may capture on landing",
-                    (CaptureMode::May, true) => "may capture on landing; takes the jumped piece",
-                    (CaptureMode::Only, false) => "must capture on landing",
-                    (CaptureMode::Only, true) => "must capture on landing; takes the jumped piece",
-                }
-            );
-            let all_enemies =
-                (0..names.pieces.len() as u32).fold(0u128, |a, k| a | 1u128 << (ENEMY0 + k));
-            if l.capture != CaptureMode::MoveOnly && l.victims.0 != all_enemies {
-                let _ = writeln!(out, "      victims: {}", describe(l.victims, names));
-            }
-            if matches!(l.kind, LegKind::Ride | LegKind::Jump | LegKind::Hop) {
-                let _ = writeln!(
-                    out,
-                    "      {}: {}",
-                    if l.kind == LegKind::Jump {
-                        "over"
-                    } else {
-                        "passes"
-                    },
-                    describe(l.pass, names)
-                );
-            }
-            if l.kind == LegKind::Hop {
-                let _ = writeln!(out, "      screen: {}", describe(l.screen, names));
-            }
-            if l.destroy != Filter::NONE {
-                let _ = writeln!(out, "      destroys: {}", describe(l.destroy, names));
-            }
-            if let Some(first) = l.paths[Side::White].first() {
-                let _ = writeln!(out, "      paths per offset: {}", first.len());
-                for (k, p) in l.paths[Side::White].iter().enumerate() {
-                    let cells: Vec<String> = p
-                        .iter()
-                        .map(|pc| {
-                            let cs: Vec<String> = pc
-                                .cells
-                                .iter()
-                                .map(|&c| format!("{:?}", links.vector(c)))
-                                .collect();
-                            format!("[{}] {}", cs.join(" "), describe(pc.filter, names))
-                        })
-                        .collect();
-                    let _ = writeln!(
-                        out,
-                        "        {:?}: {}",
-                        links.vector(l.vecs[Side::White][k]),
-                        cells.join(" | ")
-                    );
-                }
-            }
+            leg_listing(&mut out, i, l, links, names);
         }
         out
+    }
+}
+
+/// The listing of leg `i` of a program (see [`Program::listing`]).
+fn leg_listing(out: &mut String, i: usize, l: &LegCode, links: &LinkTable, names: &Names<'_>) {
+    let _ = writeln!(out, "  L{i}: {}", l.text);
+    let vecs: Vec<String> = l.vecs[Side::White]
+        .iter()
+        .map(|&v| vector_text(links, v))
+        .collect();
+    let _ = write!(out, "      {} {}", l.kind.keyword(), vecs.join(" "));
+    if l.kind == LegKind::Ride && (l.min != 1 || l.max != u32::MAX) {
+        let max = if l.max == u32::MAX {
+            String::new()
+        } else {
+            l.max.to_string()
+        };
+        let _ = write!(out, " dist {}..{}", l.min, max);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "      capture: {}",
+        match (l.capture, l.take) {
+            (CaptureMode::MoveOnly, false) => "none (move only)",
+            (CaptureMode::MoveOnly, true) => "takes the jumped piece",
+            (CaptureMode::May, false) => "may capture on landing",
+            (CaptureMode::May, true) => "may capture on landing; takes the jumped piece",
+            (CaptureMode::Only, false) => "must capture on landing",
+            (CaptureMode::Only, true) => "must capture on landing; takes the jumped piece",
+        }
+    );
+    let all_enemies = (0..names.pieces.len() as u32).fold(0u128, |a, k| a | 1u128 << (ENEMY0 + k));
+    if l.capture != CaptureMode::MoveOnly && l.victims.0 != all_enemies {
+        let _ = writeln!(out, "      victims: {}", describe(l.victims, names));
+    }
+    if matches!(l.kind, LegKind::Ride | LegKind::Jump | LegKind::Hop) {
+        let _ = writeln!(
+            out,
+            "      {}: {}",
+            if l.kind == LegKind::Jump {
+                "over"
+            } else {
+                "passes"
+            },
+            describe(l.pass, names)
+        );
+    }
+    if l.kind == LegKind::Hop {
+        let _ = writeln!(out, "      screen: {}", describe(l.screen, names));
+    }
+    if l.destroy != Filter::NONE {
+        let _ = writeln!(out, "      destroys: {}", describe(l.destroy, names));
+    }
+    if let Some(first) = l.paths[Side::White].first() {
+        let _ = writeln!(out, "      paths per offset: {}", first.len());
+        for (k, p) in l.paths[Side::White].iter().enumerate() {
+            let cells: Vec<String> = p
+                .iter()
+                .map(|pc| {
+                    let cs: Vec<String> = pc
+                        .cells
+                        .iter()
+                        .map(|&c| format!("{:?}", links.vector(c)))
+                        .collect();
+                    format!("[{}] {}", cs.join(" "), describe(pc.filter, names))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "        {:?}: {}",
+                links.vector(l.vecs[Side::White][k]),
+                cells.join(" | ")
+            );
+        }
     }
 }
 

@@ -17,6 +17,8 @@ pub struct Zobrist {
     taboo: Vec<u64>,
     castle: Vec<u64>,
     stones: usize,
+    /// Per side, the key of one check given (`[end] checks`), times the count.
+    checks: [u64; 2],
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -39,6 +41,7 @@ impl Zobrist {
             taboo: (0..2 * cells).map(|_| splitmix(&mut s)).collect(),
             castle: (0..castlings).map(|_| splitmix(&mut s)).collect(),
             stones,
+            checks: [splitmix(&mut s), splitmix(&mut s)],
         }
     }
 
@@ -73,6 +76,12 @@ impl Zobrist {
             .fold(0u64, |a, (_, k)| a.wrapping_add(*k))
     }
 
+    /// The key of `n` checks given by `side`.
+    #[inline]
+    pub(crate) fn checks(&self, side: Side, n: u32) -> u64 {
+        self.checks[side.index()].wrapping_mul(u64::from(n))
+    }
+
     /// The hash of a whole position, computed from scratch.
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = 0u64;
@@ -83,6 +92,7 @@ impl Zobrist {
             for (k, &n) in pos.supplies[side].iter().enumerate() {
                 h = h.wrapping_add(self.supply(side, k).wrapping_mul(u64::from(n)));
             }
+            h = h.wrapping_add(self.checks(side, pos.checks[side]));
         }
         if pos.side == Side::Black {
             h = h.wrapping_add(self.black);

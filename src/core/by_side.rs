@@ -11,6 +11,10 @@ pub struct BySide<T> {
     black: T,
 }
 
+#[allow(
+    clippy::expl_impl_clone_on_copy,
+    reason = "written out for `clone_from`, which reuses each side's buffers"
+)]
 impl<T: Clone> Clone for BySide<T> {
     fn clone(&self) -> Self {
         BySide {

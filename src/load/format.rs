@@ -187,6 +187,8 @@ pub struct EndDef {
     pub checkmate: Option<Spanned<String>>,
     /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
     pub stalemate: Option<Spanned<String>>,
+    /// A side that has given check this many times wins.
+    pub checks: Option<Spanned<i64>>,
 }
 
 /// `[turn]`: judgement calls about the whole turn.
@@ -219,8 +221,8 @@ pub struct TurnDef {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct NotationDef {
-    /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`,
-    /// `fullmove`.
+    /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `checks`,
+    /// `halfmove`, `fullmove`.
     pub fields: Option<Spanned<Vec<String>>>,
 }
 
@@ -271,7 +273,7 @@ pub struct GameDef {
     /// One paragraph about the game.
     #[serde(default)]
     pub description: String,
-    /// The sides' names in text output (first player first), e.g. ["blue", "red"].
+    /// The sides' names in text output (first player first), e.g. `["blue", "red"]`.
     pub sides: Option<Spanned<Vec<Spanned<String>>>>,
 }
 

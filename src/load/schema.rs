@@ -471,6 +471,12 @@ const END: &[Key] = &[
         false,
         "With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.",
     ),
+    (
+        "checks",
+        Shape::Int,
+        false,
+        "A side that has given check this many times wins (three-check: 3). Position text must carry the count: add `checks` to `[notation] fields`.",
+    ),
 ];
 const TURN: &[Key] = &[
     (
@@ -526,7 +532,7 @@ const NOTATION: &[Key] = &[(
     "fields",
     Shape::Strs,
     false,
-    "Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `halfmove`, `fullmove`.",
+    "Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `checks` (the checks each side may still give before it wins, `3+3`, with `[end] checks`), `halfmove`, `fullmove`.",
 )];
 const CASTLING: &[Key] = &[
     ("side", Shape::Str, true, "`white` or `black`."),
@@ -785,7 +791,7 @@ fn table(
     at: (usize, usize),
     out: &mut Vec<Mismatch>,
 ) {
-    for (k, v) in t.iter() {
+    for (k, v) in t {
         let name: &str = k.get_ref();
         match keys.iter().find(|(n, _, _, _)| *n == name) {
             // A table inside a table is named by its path (`[end.vanquished]`).
@@ -839,21 +845,21 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
             ),
             label: format!("{} here", kind(v.get_ref())),
             help: format!("write {} here", expected(shape)),
-        })
+        });
     };
     match (shape, v.get_ref()) {
         (Shape::Str, DeValue::String(_))
         | (Shape::Int, DeValue::Integer(_))
         | (Shape::Bool, DeValue::Boolean(_)) => {}
         (Shape::Strs, DeValue::Array(a)) => {
-            for e in a.iter() {
+            for e in a {
                 if !matches!(e.get_ref(), DeValue::String(_)) {
                     value(e, Shape::Str, &format!("an item of {what}"), out);
                 }
             }
         }
         (Shape::Pairs, DeValue::Array(a)) => {
-            for e in a.iter() {
+            for e in a {
                 let ok = matches!(e.get_ref(), DeValue::Array(p) if p.len() == 2 && p.iter().all(|x| matches!(x.get_ref(), DeValue::Integer(_))));
                 if !ok {
                     out.push(Mismatch {
@@ -875,7 +881,7 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
             out,
         ),
         (Shape::Named(inner), DeValue::Table(t)) => {
-            for (k, e) in t.iter() {
+            for (k, e) in t {
                 let name: &str = k.get_ref();
                 let section = format!("`{}.{name}`", what.trim_matches('`'));
                 match inner {
@@ -894,10 +900,10 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
             }
         }
         (Shape::Tables(keys), DeValue::Array(a)) => {
-            for e in a.iter() {
+            for e in a {
                 match e.get_ref() {
                     DeValue::Table(t) => {
-                        table(t, keys, &format!("an entry of {what}"), range(e), out)
+                        table(t, keys, &format!("an entry of {what}"), range(e), out);
                     }
                     _ => value(e, Shape::Table(keys), &format!("an entry of {what}"), out),
                 }

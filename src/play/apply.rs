@@ -81,55 +81,15 @@ pub fn apply_turn(
 ) {
     let side = pos.side;
     let mover_is_royal = matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
-    let mut ep = None;
-    let mut ep_victim = None;
     let clock = &rules.clock;
     let mut reset_clock = (clock.reset_on_capture && !t.captures.is_empty())
         || (clock.reset_on_change && t.promote.is_some());
+    let (mut ep, mut ep_victim) = (None, None);
     if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell))
         && let Some((_, k)) = piece.as_piece()
     {
-        let kind = &rules.pieces[k.index()];
-        reset_clock |= clock.reset_by.contains(&k);
-        if let Some(new) = t.promote {
-            // A change of kind draws the new piece from the reserve when its kind is counted
-            // there, and sends the replaced one back when the variant says so.
-            if rules.pieces[new.index()].reserve.is_some() {
-                let n = &mut pos.supplies[side][rules.hand_slot(new)];
-                *n = n.saturating_sub(1);
-            }
-            if rules.replaced == Replaced::Reserve && kind.reserve.is_some() {
-                let n = &mut pos.supplies[side][rules.hand_slot(k)];
-                *n = n.saturating_add(1);
-            }
-        }
-        // Ending its move in the region of `takes-reserve-in` turns the opponent's whole
-        // reserve over to the mover.
-        if let Some((w, r)) = kind.takes_reserve_in
-            && rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(to)
-        {
-            for (slot, p) in rules.pieces.iter().enumerate() {
-                if p.reserve.is_some() {
-                    let i = rules.hand_slot(crate::core::PieceKindId::new(slot));
-                    let n = pos.supplies[side.opponent()][i];
-                    pos.supplies[side.opponent()][i] = 0;
-                    pos.supplies[side][i] = pos.supplies[side][i].saturating_add(n);
-                }
-            }
-        }
-        if kind.en_passant {
-            // A two-cell move along its file (or any straight line) leaves the passed cell
-            // open to en passant.
-            let topo = &rules.topo;
-            ep = topo.between(t.from, to).filter(|&m| {
-                kind.en_passant_any_line
-                    || topo.ahead(t.from, side, 1) == Some(m)
-                    || topo.ahead(t.from, side, -1) == Some(m)
-            });
-            if kind.en_passant_any_line && ep.is_some() {
-                ep_victim = Some(to);
-            }
-        }
+        reset_clock |= rules.clock.reset_by.contains(&k);
+        (ep, ep_victim) = after_moving(rules, pos, t, to, k);
     }
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
         let old = pos.cells[c.index()];
@@ -160,19 +120,7 @@ pub fn apply_turn(
         }
     }
     if pos.castling != 0 {
-        let touched =
-            |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
-        for c in &rules.castlings {
-            // A free castling's king is wherever the royal piece stands: any move of it ends
-            // the rights of its side.
-            let king_moved = match c.free {
-                None => touched(c.king.0),
-                Some(_) => mover_is_royal && side == c.side,
-            };
-            if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
-                pos.castling &= !(1 << c.right);
-            }
-        }
+        end_castling_rights(rules, pos, t, mover_is_royal);
     }
     // Counters are kept only by variants whose position text carries them.
     if rules.fields.contains(&PositionField::Halfmove) || rules.clock.limit.is_some() {
@@ -189,4 +137,80 @@ pub fn apply_turn(
     pos.ep_victim = ep_victim;
     pos.taboo = taboo;
     pos.side = side.opponent();
+}
+
+/// What a move of a piece of kind `k` to `to` does besides moving: a change of kind draws
+/// from and returns to the reserve, `takes-reserve-in` takes the opponent's reserve, and a
+/// piece that may be taken en passant leaves the cell it passed. Returns the en-passant cell
+/// and, for a capture along any line, the piece that passed it.
+fn after_moving(
+    rules: &Ruleset,
+    pos: &mut Position,
+    t: &TurnView<'_>,
+    to: Cell,
+    k: crate::core::PieceKindId,
+) -> (Option<Cell>, Option<Cell>) {
+    let side = pos.side;
+    let kind = &rules.pieces[k.index()];
+    if let Some(new) = t.promote {
+        // A change of kind draws the new piece from the reserve when its kind is counted
+        // there, and sends the replaced one back when the variant says so.
+        if rules.pieces[new.index()].reserve.is_some() {
+            let n = &mut pos.supplies[side][rules.hand_slot(new)];
+            *n = n.saturating_sub(1);
+        }
+        if rules.replaced == Replaced::Reserve && kind.reserve.is_some() {
+            let n = &mut pos.supplies[side][rules.hand_slot(k)];
+            *n = n.saturating_add(1);
+        }
+    }
+    // Ending its move in the region of `takes-reserve-in` turns the opponent's whole reserve
+    // over to the mover.
+    if let Some((w, r)) = kind.takes_reserve_in
+        && rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(to)
+    {
+        for (slot, p) in rules.pieces.iter().enumerate() {
+            if p.reserve.is_some() {
+                let i = rules.hand_slot(crate::core::PieceKindId::new(slot));
+                let n = pos.supplies[side.opponent()][i];
+                pos.supplies[side.opponent()][i] = 0;
+                pos.supplies[side][i] = pos.supplies[side][i].saturating_add(n);
+            }
+        }
+    }
+    if !kind.en_passant {
+        return (None, None);
+    }
+    // A two-cell move along its file (or any straight line) leaves the passed cell open to en
+    // passant.
+    let topo = &rules.topo;
+    let ep = topo.between(t.from, to).filter(|&m| {
+        kind.en_passant_any_line
+            || topo.ahead(t.from, side, 1) == Some(m)
+            || topo.ahead(t.from, side, -1) == Some(m)
+    });
+    let victim = (kind.en_passant_any_line && ep.is_some()).then_some(to);
+    (ep, victim)
+}
+
+/// Ends the castling rights whose royal piece or partner the turn moved or captured.
+fn end_castling_rights(
+    rules: &Ruleset,
+    pos: &mut Position,
+    t: &TurnView<'_>,
+    mover_is_royal: bool,
+) {
+    let side = pos.side;
+    let touched = |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
+    for c in &rules.castlings {
+        // A free castling's king is wherever the royal piece stands: any move of it ends the
+        // rights of its side.
+        let king_moved = match c.free {
+            None => touched(c.king.0),
+            Some(_) => mover_is_royal && side == c.side,
+        };
+        if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
+            pos.castling &= !(1 << c.right);
+        }
+    }
 }

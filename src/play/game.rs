@@ -25,6 +25,7 @@ pub struct Undo {
     castling: u32,
     halfmove: u32,
     fullmove: u32,
+    checks: BySide<u32>,
     hash: u64,
 }
 
@@ -235,6 +236,7 @@ impl<'r> Game<'r> {
             castling: self.pos.castling,
             halfmove: self.pos.halfmove,
             fullmove: self.pos.fullmove,
+            checks: self.pos.checks,
             hash: self.hash,
         };
         let z = &self.rules.zobrist;
@@ -250,13 +252,21 @@ impl<'r> Game<'r> {
                     .wrapping_add(z.cell(c, new));
             },
         );
-        let hash = rehash_rest(
+        let mut hash = rehash_rest(
             z,
             &undo.supplies,
             (undo.taboo, undo.ep, undo.castling),
             &self.pos,
             hash,
         );
+        // `[end] checks`: a turn that leaves the opponent in check counts for the mover.
+        if self.rules.end.checks.is_some() && self.in_check() {
+            let mover = self.pos.side.opponent();
+            hash = hash
+                .wrapping_sub(z.checks(mover, self.pos.checks[mover]))
+                .wrapping_add(z.checks(mover, self.pos.checks[mover] + 1));
+            self.pos.checks[mover] += 1;
+        }
         self.hash = hash;
         self.history.push((t.clone(), undo));
     }
@@ -276,6 +286,7 @@ impl<'r> Game<'r> {
         self.pos.castling = u.castling;
         self.pos.halfmove = u.halfmove;
         self.pos.fullmove = u.fullmove;
+        self.pos.checks = u.checks;
         self.pos.side = self.pos.side.opponent();
         self.hash = u.hash;
         true

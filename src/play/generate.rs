@@ -222,8 +222,9 @@ impl Core {
         true
     }
 
-    /// Every turn by the rules of movement and stones, without the royal-safety filter.
-    /// Returns the count and whether any piece had a movement option.
+    /// Every turn by the rules of movement and stones, without the royal-safety filter: each
+    /// piece's turns, then the neutral pieces', the drops and the castlings. Returns the count
+    /// and whether any piece had a movement option.
     ///
     /// `in_check`, when known, says whether some royal piece of the side to move is attacked.
     /// With `quiet` (the caller only counts, out of check), the moves of a simple piece (not
@@ -241,248 +242,272 @@ impl Core {
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> (usize, bool) {
         let side = pos.side;
-        let mut count = 0usize;
-        let mut any_move = false;
         self.quiet_counted = 0;
         debug_assert!(
             own.iter()
                 .all(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
         );
         self.weighed = false;
-        // En passant: the cell passed over and the piece that passed it, found once.
-        let ep = pos
-            .ep
-            .filter(|&t| pos.at(t).is_empty())
-            .and_then(|t| Some((t, ep_victim(rules, pos)?)));
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
-        // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
-        let sets = match (quiet, &rules.bit_moves) {
-            (Some(q), Some(b)) if self.vm.plain_allowed() => {
-                let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
-                let enemy = of(foes);
-                Some((
-                    b,
-                    BoardSets {
-                        occupied: of(own) | enemy,
-                        enemy,
-                        land: q.land.low128(),
-                        vacate: q.vacate.low128(),
-                    },
-                ))
+        let shared = Shared {
+            quiet,
+            // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
+            sets: match (quiet, &rules.bit_moves) {
+                (Some(q), Some(b)) if self.vm.plain_allowed() => {
+                    Some((b, board_sets(q, own, foes)))
+                }
+                _ => None,
+            },
+            // En passant: the cell passed over and the piece that passed it, found once.
+            ep: pos
+                .ep
+                .filter(|&t| pos.at(t).is_empty())
+                .and_then(|t| Some((t, ep_victim(rules, pos)?))),
+        };
+        let mut tally = Tally::default();
+        for &c in own {
+            self.piece_turns(rules, pos, c, shared, &mut tally, f);
+        }
+        if let Some(n) = &rules.neutral {
+            self.neutral_turns(rules, pos, n, &mut tally, f);
+        }
+        if let Some(d) = &rules.drops {
+            tally.count += drop_turns(rules, pos, d, f);
+        }
+        tally.count += self.castling_turns(rules, pos, in_check, foes, f);
+        (tally.count, tally.any_move)
+    }
+
+    /// The turns of the side's piece on `c` (see [`Core::pseudo`]): placing stones without
+    /// moving, its moves (a plain piece's quiet ones only counted), and en passant.
+    fn piece_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        shared: Shared<'_>,
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) {
+        let Some((_, kind)) = pos.at(c).as_piece() else {
+            return;
+        };
+        let piece = &rules.pieces[kind.index()];
+        let shapes = rules.piece_shapes[kind.index()];
+        let quiet = shared.quiet.filter(|q| {
+            !piece.royal
+                && piece.changes.iter().all(|ch| ch.on != Trigger::Check)
+                && shapes.moves
+                && (rules.stones.is_empty()
+                    || !shapes.move_then_stone
+                    || (piece.stones_per_turn == 0 && piece.removes.is_empty()))
+                && q.leaves_alone(c)
+        });
+        // Place without moving.
+        if !rules.stones.is_empty()
+            && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
+            && shapes.stone_only
+        {
+            if let Some(n) = self
+                .count_only
+                .then(|| self.count_unplayed(rules, pos, c, c, kind))
+                .flatten()
+            {
+                tally.count += n;
+            } else {
+                self.range.clear();
+                self.range.extend_from_slice(self.vm.range(rules, pos, c));
+                tally.count += self.actions(rules, pos, c, kind, None, f);
+            }
+        }
+        let listed =
+            quiet.is_some_and(|q| self.plain_turns(rules, pos, c, kind, q, shared, tally, f));
+        if !listed {
+            tally.count += self.listed_moves(rules, pos, c, kind, quiet, &mut tally.any_move, f);
+        }
+        if piece.en_passant
+            && let Some((target, victim)) = shared.ep
+        {
+            tally.count += self.en_passant_turn(rules, pos, c, kind, (target, victim), tally, f);
+        }
+    }
+
+    /// A plain piece out of the sensitive cells: its quiet moves that set off no change of
+    /// kind counted as they are found, the others played out after (no list of options), in
+    /// cell sets where the board and the program allow it. False when the piece cannot be
+    /// walked plainly (its moves are then listed).
+    #[allow(clippy::too_many_arguments)]
+    fn plain_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        q: &Sensitive,
+        shared: Shared<'_>,
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> bool {
+        let side = pos.side;
+        let piece = &rules.pieces[kind.index()];
+        let fire_cells = fires_of(rules, piece, side, c);
+        let fire_mask = match fire_cells {
+            Fires::Never => Some(0),
+            Fires::In(cells) => Some(cells.low128()),
+            Fires::Ask => None,
+        };
+        let in_sets = match (shared.sets, fire_mask) {
+            (Some((b, sets)), Some(fire)) => {
+                b.program(kind.index(), side).map(|p| (b, sets, p, fire))
             }
             _ => None,
         };
-        for &c in own {
-            let Some((_, kind)) = pos.at(c).as_piece() else {
-                continue;
-            };
-            let piece = &rules.pieces[kind.index()];
-            let shapes = rules.piece_shapes[kind.index()];
-            let quiet = quiet.filter(|q| {
-                !piece.royal
-                    && piece.changes.iter().all(|ch| ch.on != Trigger::Check)
-                    && shapes.moves
-                    && (rules.stones.is_empty()
-                        || !shapes.move_then_stone
-                        || (piece.stones_per_turn == 0 && piece.removes.is_empty()))
-                    && q.leaves_alone(c)
+        if let Some((b, sets, prog, fire)) = in_sets {
+            let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+                rules.regions[r.index()].cells[side].contains(c)
             });
-            // Place without moving.
-            if !rules.stones.is_empty()
-                && (piece.stones_per_turn > 0 || !piece.removes.is_empty())
-                && shapes.stone_only
-            {
-                if let Some(n) = self
-                    .count_only
-                    .then(|| self.count_unplayed(rules, pos, c, c, kind))
-                    .flatten()
-                {
-                    count += n;
+            let mut loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
+            let quiet_moves = (targets & !loud).count_ones() as usize;
+            tally.any_move |= targets != 0;
+            tally.count += quiet_moves;
+            self.quiet_counted += quiet_moves;
+            while loud != 0 {
+                let t = Cell::new(loud.trailing_zeros() as usize);
+                loud &= loud - 1;
+                let captured = sets.enemy & bits::bit(t) != 0;
+                let step = Step::onto(&t, captured, StoneEffect::None);
+                tally.count += self.after_move(rules, pos, c, kind, &step, f);
+            }
+            return true;
+        }
+        let mut loud = std::mem::take(&mut self.loud);
+        loud.clear();
+        let mut quiet_moves = 0;
+        let plain = self
+            .vm
+            .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
+                let captures: &[Cell] = if captured { &[t] } else { &[] };
+                let unchanged = match fire_cells {
+                    Fires::Never => true,
+                    Fires::In(cells) => !cells.contains(t),
+                    Fires::Ask => piece.changes.iter().all(|ch| {
+                        fires_unplayed(rules, pos, &ch.on, c, t, captures) == Some(false)
+                    }),
+                };
+                if unchanged && q.untouched_by(t, captures) {
+                    quiet_moves += 1;
                 } else {
-                    self.range.clear();
-                    self.range.extend_from_slice(self.vm.range(rules, pos, c));
-                    count += self.actions(rules, pos, c, kind, None, f);
+                    loud.push((t, captured, fx));
                 }
-            }
-            // A plain piece out of the sensitive cells: its quiet moves that set off no change
-            // of kind counted as they are found, the others played out after (no list of
-            // options).
-            let mut listed = false;
-            if let Some(q) = quiet {
-                // Where a change of kind fires, found once for the piece when its only change
-                // is on reaching a region.
-                let fire_cells = match piece.changes.as_slice() {
-                    [] => Fires::Never,
-                    [ch] => match ch.on {
-                        Trigger::Reach { region, enter } => {
-                            let cells = &rules.regions[region.index()].cells[side];
-                            if enter && cells.contains(c) {
-                                Fires::Never
-                            } else {
-                                Fires::In(cells)
-                            }
-                        }
-                        _ => Fires::Ask,
-                    },
-                    _ => Fires::Ask,
-                };
-                // In cell sets where the board and the program allow it.
-                let fire_mask = match fire_cells {
-                    Fires::Never => Some(0),
-                    Fires::In(cells) => Some(cells.low128()),
-                    Fires::Ask => None,
-                };
-                let in_sets = match (sets, fire_mask) {
-                    (Some((b, sets)), Some(fire)) => {
-                        b.program(kind.index(), side).map(|p| (b, sets, p, fire))
-                    }
-                    _ => None,
-                };
-                if let Some((b, sets, prog, fire)) = in_sets {
-                    let targets =
-                        b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
-                            rules.regions[r.index()].cells[side].contains(c)
-                        });
-                    let mut loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
-                    let quiet_moves = (targets & !loud).count_ones() as usize;
-                    any_move |= targets != 0;
-                    count += quiet_moves;
-                    self.quiet_counted += quiet_moves;
-                    while loud != 0 {
-                        let t = Cell::new(loud.trailing_zeros() as usize);
-                        loud &= loud - 1;
-                        let captured = sets.enemy & bits::bit(t) != 0;
-                        let step = Step::onto(&t, captured, StoneEffect::None);
-                        count += self.after_move(rules, pos, c, kind, &step, f);
-                    }
-                    listed = true;
-                } else {
-                    let mut loud = std::mem::take(&mut self.loud);
-                    loud.clear();
-                    let mut quiet_moves = 0;
-                    let plain = self
-                        .vm
-                        .plain_each(rules, pos, c, side, kind, |t, captured, fx| {
-                            let captures: &[Cell] = if captured { &[t] } else { &[] };
-                            let unchanged = match fire_cells {
-                                Fires::Never => true,
-                                Fires::In(cells) => !cells.contains(t),
-                                Fires::Ask => piece.changes.iter().all(|ch| {
-                                    fires_unplayed(rules, pos, &ch.on, c, t, captures)
-                                        == Some(false)
-                                }),
-                            };
-                            if unchanged && q.untouched_by(t, captures) {
-                                quiet_moves += 1;
-                            } else {
-                                loud.push((t, captured, fx));
-                            }
-                        });
-                    if plain {
-                        any_move |= quiet_moves > 0 || !loud.is_empty();
-                        count += quiet_moves;
-                        self.quiet_counted += quiet_moves;
-                        for (t, captured, fx) in &loud {
-                            let step = Step::onto(t, *captured, *fx);
-                            count += self.after_move(rules, pos, c, kind, &step, f);
-                        }
-                    }
-                    listed = plain;
-                    self.loud = loud;
-                }
-            }
-            if !listed {
-                count += self.listed_moves(rules, pos, c, kind, quiet, &mut any_move, f);
-            }
-            // En passant: the piece's captures may land on the en-passant cell, taking the
-            // piece that passed over it.
-            if piece.en_passant
-                && let Some((target, victim)) = ep
-            {
-                let mut probe = std::mem::take(&mut self.scratch);
-                probe.clone_from(pos);
-                probe.cells[target.index()] = Occupant::piece(side.opponent(), kind);
-                // Only a piece that attacks the cell can capture on it alone.
-                let hits = self.vm.captures_cell(rules, &probe, c, target) && {
-                    self.vm.moves(rules, &probe, c, &mut self.attack);
-                    self.attack
-                        .moves
-                        .iter()
-                        .any(|m| m.to == target && self.attack.captures(m) == [target])
-                };
-                self.scratch = probe;
-                if hits {
-                    any_move = true;
-                    let step = Step {
-                        to: target,
-                        captures: &[victim],
-                        dest: StoneEffect::None,
-                    };
-                    count += self.after_move(rules, pos, c, kind, &step, f);
-                }
+            });
+        if plain {
+            tally.any_move |= quiet_moves > 0 || !loud.is_empty();
+            tally.count += quiet_moves;
+            self.quiet_counted += quiet_moves;
+            for (t, captured, fx) in &loud {
+                let step = Step::onto(t, *captured, *fx);
+                tally.count += self.after_move(rules, pos, c, kind, &step, f);
             }
         }
-        // Neutral pieces the side has the influence over (more than the opponent's; equal and
-        // not zero: without capturing).
-        if let Some(n) = &rules.neutral {
-            for c in rules.topo.cells() {
-                if pos.at(c).as_neutral().is_none() {
-                    continue;
-                }
-                let (mine, theirs) = influence(rules, n, pos, c, side);
-                if mine == 0 || mine < theirs {
-                    continue;
-                }
-                let may_capture = mine > theirs;
-                let mut probe = std::mem::take(&mut self.scratch);
-                probe.clone_from(pos);
-                probe.cells[c.index()] = Occupant::piece(side, n.kind);
-                self.vm.moves(rules, &probe, c, &mut self.attack);
-                self.scratch = probe;
-                let opts = std::mem::take(&mut self.attack);
-                for m in &opts.moves {
-                    let captures = opts.captures(m);
-                    if !may_capture && !captures.is_empty() {
-                        continue;
-                    }
-                    // `captures-neutral = false`: never the other neutral piece.
-                    if !n.captures_neutral
-                        && captures.iter().any(|&v| pos.at(v).as_neutral().is_some())
-                    {
-                        continue;
-                    }
-                    any_move = true;
-                    f(&TurnView::movement(c, m.to, captures, m.stone));
-                    count += 1;
-                }
-                self.attack = opts;
-            }
+        self.loud = loud;
+        plain
+    }
+
+    /// The en-passant capture of the piece on `c` onto `target`, taking `victim` (the piece
+    /// that passed over it), if its captures may land there.
+    #[allow(clippy::too_many_arguments)]
+    fn en_passant_turn(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        (target, victim): (Cell, Cell),
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let mut probe = std::mem::take(&mut self.scratch);
+        probe.clone_from(pos);
+        probe.cells[target.index()] = Occupant::piece(pos.side.opponent(), kind);
+        // Only a piece that attacks the cell can capture on it alone.
+        let hits = self.vm.captures_cell(rules, &probe, c, target) && {
+            self.vm.moves(rules, &probe, c, &mut self.attack);
+            self.attack
+                .moves
+                .iter()
+                .any(|m| m.to == target && self.attack.captures(m) == [target])
+        };
+        self.scratch = probe;
+        if !hits {
+            return 0;
         }
-        // Drops from the hand onto the empty cells of the drop region.
-        if let Some(d) = &rules.drops {
-            let (w, r) = d.region;
-            let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
-            for &k in &d.kinds {
-                if pos.supplies[side]
-                    .get(rules.hand_slot(k))
-                    .copied()
-                    .unwrap_or(0)
-                    == 0
+        tally.any_move = true;
+        let step = Step {
+            to: target,
+            captures: &[victim],
+            dest: StoneEffect::None,
+        };
+        self.after_move(rules, pos, c, kind, &step, f)
+    }
+
+    /// The moves of the neutral pieces the side has the influence over (more than the
+    /// opponent's; equal and not zero: without capturing).
+    fn neutral_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        n: &crate::rules::Neutral,
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) {
+        let side = pos.side;
+        for c in rules.topo.cells() {
+            if pos.at(c).as_neutral().is_none() {
+                continue;
+            }
+            let (mine, theirs) = influence(rules, n, pos, c, side);
+            if mine == 0 || mine < theirs {
+                continue;
+            }
+            let may_capture = mine > theirs;
+            let mut probe = std::mem::take(&mut self.scratch);
+            probe.clone_from(pos);
+            probe.cells[c.index()] = Occupant::piece(side, n.kind);
+            self.vm.moves(rules, &probe, c, &mut self.attack);
+            self.scratch = probe;
+            let opts = std::mem::take(&mut self.attack);
+            for m in &opts.moves {
+                let captures = opts.captures(m);
+                if !may_capture && !captures.is_empty() {
+                    continue;
+                }
+                // `captures-neutral = false`: never the other neutral piece.
+                if !n.captures_neutral && captures.iter().any(|&v| pos.at(v).as_neutral().is_some())
                 {
                     continue;
                 }
-                for cell in region.iter().filter(|&c| pos.at(c).is_empty()) {
-                    f(&TurnView {
-                        drop: Some(k),
-                        ..TurnView::staying(cell)
-                    });
-                    count += 1;
-                }
+                tally.any_move = true;
+                f(&TurnView::movement(c, m.to, captures, m.stone));
+                tally.count += 1;
             }
+            self.attack = opts;
         }
-        // Castling.
+    }
+
+    /// The castlings open to the side: rights kept, the pieces in place, the cells between
+    /// empty and the cells the royal piece crosses not attacked.
+    fn castling_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        in_check: Option<bool>,
+        foes: &[Cell],
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let mut count = 0;
         for (i, cst) in rules.castlings.iter().enumerate() {
             if cst.side != side || pos.castling & (1 << cst.right) == 0 {
                 continue;
@@ -517,7 +542,7 @@ impl Core {
             });
             count += 1;
         }
-        (count, any_move)
+        count
     }
 
     /// The turns of the movement options of the piece (kind `kind`) on `from`, listed by the
@@ -1249,7 +1274,6 @@ impl Generator {
         for (j, chunk) in chunks.enumerate() {
             let x = u64::from_le_bytes(std::array::from_fn(|b| chunk[b].code()));
             // The high bit of each byte that is not zero.
-            const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
             let mut full = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
             while full != 0 {
                 let b = full.trailing_zeros() as usize / 8;
@@ -1283,99 +1307,91 @@ impl Generator {
         pos: &Position,
         mut f: impl FnMut(&TurnView<'_>),
     ) -> Result<usize, Outcome> {
-        let side = pos.side;
         let census = self.census(rules, pos);
         if let Some(o) = static_outcome_given(rules, pos, census.royal_sides, census.pieces) {
             return Err(o);
         }
         if rules.has_royals {
-            let Generator {
-                core,
-                check,
-                after,
-                sensitive,
-                exhaustive,
-                royals,
-                foes,
-                own,
-            } = self;
-            let in_check = !royals
-                .iter()
-                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
-            // Neutral pieces that give check are found only by the general test: every turn
-            // is played and tested (the shortcuts know only the sides' own pieces).
-            let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
-            let bounded = !in_check
-                && !reference
-                && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
-            let quiet = (bounded && core.counting).then_some(&*sensitive);
-            let mut n = 0;
-            // The reference tests every cell of a castling.
-            let known_check = (!reference).then_some(in_check);
-            core.pseudo(rules, pos, own, foes, known_check, quiet, &mut |t| {
-                // Out of check, a turn that leaves every line and leg towards the royal pieces
-                // alone (and moves no royal piece, brings none onto the board) cannot expose
-                // them: no test needed.
-                let quiet = bounded
-                    && t.castle.is_none()
-                    && t.place.is_empty()
-                    && t.remove.is_none()
-                    && t.promote.is_none_or(|k| !rules.is_royal(k))
-                    && t.drop.is_none_or(|k| !rules.is_royal(k))
-                    && sensitive.untouched(t)
-                    && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
-                let legal = quiet || {
-                    // A movement and nothing else (perhaps a castling whose partners are not
-                    // royal, or a change into a kind not royal of a piece not royal), that
-                    // captures no royal piece of the mover: the royal pieces stand where they
-                    // stood, or where the mover went. (The reference, `exhaustive`, looks for
-                    // them on the board.)
-                    let royal_at =
-                        |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
-                    let moved_only = !reference
-                        && t.castle.is_none_or(|i| {
-                            rules.castlings[usize::from(i)]
-                                .partners
-                                .iter()
-                                .all(|&(a, _)| !royal_at(a))
-                        })
-                        && t.promote
-                            .is_none_or(|k| !rules.is_royal(k) && !royal_at(t.from))
-                        && t.drop.is_none()
-                        && t.place.is_empty()
-                        && t.remove.is_none()
-                        && t.captures.iter().all(|c| !royals.contains(c));
-                    after.clone_from(pos);
-                    if moved_only {
-                        // The pieces are all the test looks at.
-                        move_pieces(rules, after, t, &mut |_, _, _| {});
-                    } else {
-                        apply_turn(rules, after, t, |_, _, _| {});
-                    }
-                    match t.to {
-                        // A movement brings no enemy piece onto a cell: the enemies stand
-                        // among `foes` still, or are gone.
-                        Some(to) if moved_only => royals.iter().all(|&r| {
-                            let r = if r == t.from { to } else { r };
-                            !check.attacked_forward(rules, after, r, side.opponent(), foes)
-                        }),
-                        // Any other turn of the mover brings no enemy piece either.
-                        _ if !reference => check.royals_safe_among(rules, after, side, foes),
-                        _ => check.royals_safe(rules, after, side),
-                    }
-                };
-                if legal {
-                    f(t);
-                    n += 1;
-                }
-            });
-            n += core.quiet_counted;
-            if n == 0 {
-                let in_check = !self.check.royals_safe(rules, pos, side);
-                return Err(no_turn(rules, side, in_check));
-            }
-            return Ok(n);
+            self.turns_keeping_royals_safe(rules, pos, census, &mut f)
+        } else {
+            self.turns_without_royals(rules, pos, &mut f)
         }
+    }
+
+    /// The turns of a game with royal pieces: the pseudo-legal turns that leave the mover's
+    /// royal pieces unattacked ([`Safety`]), out of check the quiet ones without a test.
+    fn turns_keeping_royals_safe(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        census: Census,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        let side = pos.side;
+        let Generator {
+            core,
+            check,
+            after,
+            sensitive,
+            exhaustive,
+            royals,
+            foes,
+            own,
+        } = self;
+        let in_check = !royals
+            .iter()
+            .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
+        // Neutral pieces that give check are found only by the general test: every turn is
+        // played and tested (the shortcuts know only the sides' own pieces).
+        let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
+        let bounded = !in_check
+            && !reference
+            && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
+        let quiet = (bounded && core.counting).then_some(&*sensitive);
+        let mut safety = Safety {
+            check,
+            after,
+            royals,
+            foes,
+            reference,
+        };
+        let mut n = 0;
+        // The reference tests every cell of a castling.
+        let known_check = (!reference).then_some(in_check);
+        core.pseudo(rules, pos, own, foes, known_check, quiet, &mut |t| {
+            // Out of check, a turn that leaves every line and leg towards the royal pieces
+            // alone (and moves no royal piece, brings none onto the board) cannot expose them:
+            // no test needed.
+            let untested = bounded
+                && t.castle.is_none()
+                && t.place.is_empty()
+                && t.remove.is_none()
+                && t.promote.is_none_or(|k| !rules.is_royal(k))
+                && t.drop.is_none_or(|k| !rules.is_royal(k))
+                && sensitive.untouched(t)
+                && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
+            if untested || safety.keeps_royals_safe(rules, pos, t) {
+                f(t);
+                n += 1;
+            }
+        });
+        n += core.quiet_counted;
+        if n == 0 {
+            let in_check = !self.check.royals_safe(rules, pos, side);
+            return Err(no_turn(rules, side, in_check));
+        }
+        Ok(n)
+    }
+
+    /// The turns of a game without royal pieces: every pseudo-legal turn; immobility (B-62)
+    /// decided before any turn is reported.
+    fn turns_without_royals(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        let side = pos.side;
         // Immobility (B-62) is decided before any turn is reported.
         if rules.end.immobilized_loses {
             let core = &mut self.core;
@@ -1396,9 +1412,7 @@ impl Generator {
             std::mem::take(&mut self.own),
             std::mem::take(&mut self.foes),
         );
-        let (count, any_move) = self
-            .core
-            .pseudo(rules, pos, &own, &foes, None, None, &mut f);
+        let (count, any_move) = self.core.pseudo(rules, pos, &own, &foes, None, None, f);
         (self.own, self.foes) = (own, foes);
         if count == 0 {
             return Err(Outcome {
@@ -1414,6 +1428,70 @@ impl Generator {
     }
 }
 
+/// The legality test of a game with royal pieces: whether a turn leaves every royal piece of
+/// the mover unattacked, played on a copy of the position.
+struct Safety<'a> {
+    check: &'a mut Core,
+    after: &'a mut Position,
+    /// The mover's royal pieces' cells before the turn.
+    royals: &'a [Cell],
+    /// The enemy pieces' cells before the turn.
+    foes: &'a [Cell],
+    /// Test by the general route only (no shortcut): the reference the others are checked
+    /// against.
+    reference: bool,
+}
+
+impl Safety<'_> {
+    /// Whether `t`, played from `pos`, leaves the mover's royal pieces unattacked.
+    fn keeps_royals_safe(&mut self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> bool {
+        let side = pos.side;
+        // A movement and nothing else (perhaps a castling whose partners are not royal, or a
+        // change into a kind not royal of a piece not royal), that captures no royal piece of
+        // the mover: the royal pieces stand where they stood, or where the mover went. (The
+        // reference looks for them on the board.)
+        let royal_at = |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
+        let moved_only = !self.reference
+            && t.castle.is_none_or(|i| {
+                rules.castlings[usize::from(i)]
+                    .partners
+                    .iter()
+                    .all(|&(a, _)| !royal_at(a))
+            })
+            && t.promote
+                .is_none_or(|k| !rules.is_royal(k) && !royal_at(t.from))
+            && t.drop.is_none()
+            && t.place.is_empty()
+            && t.remove.is_none()
+            && t.captures.iter().all(|c| !self.royals.contains(c));
+        self.after.clone_from(pos);
+        if moved_only {
+            // The pieces are all the test looks at.
+            move_pieces(rules, self.after, t, &mut |_, _, _| {});
+        } else {
+            apply_turn(rules, self.after, t, |_, _, _| {});
+        }
+        match t.to {
+            // A movement brings no enemy piece onto a cell: the enemies stand among `foes`
+            // still, or are gone.
+            Some(to) if moved_only => self.royals.iter().all(|&r| {
+                let r = if r == t.from { to } else { r };
+                !self
+                    .check
+                    .attacked_forward(rules, self.after, r, side.opponent(), self.foes)
+            }),
+            // Any other turn of the mover brings no enemy piece either.
+            _ if !self.reference => self
+                .check
+                .royals_safe_among(rules, self.after, side, self.foes),
+            _ => self.check.royals_safe(rules, self.after, side),
+        }
+    }
+}
+
+/// The low seven bits of each byte of a word: finds the bytes that are not zero.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
 /// The board and the sensitive cells of one position as cell sets (boards of at most 128
 /// cells, see [`crate::compile::bits`]).
 #[derive(Clone, Copy)]
@@ -1425,6 +1503,92 @@ struct BoardSets {
     /// [`Sensitive`]'s cells, as sets.
     land: u128,
     vacate: u128,
+}
+
+/// What every piece's turns share in one generation (see [`Core::pseudo`]).
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    /// The sensitive cells, when quiet moves are only counted.
+    quiet: Option<&'a Sensitive>,
+    /// The cell-set programs and the board as sets, for plain pieces counted in sets.
+    sets: Option<(&'a bits::BitMoves, BoardSets)>,
+    /// The en-passant cell and the piece that passed over it.
+    ep: Option<(Cell, Cell)>,
+}
+
+/// The turns counted so far and whether any piece had a movement option.
+#[derive(Default)]
+struct Tally {
+    count: usize,
+    any_move: bool,
+}
+
+/// The board and the sensitive cells as cell sets.
+fn board_sets(q: &Sensitive, own: &[Cell], foes: &[Cell]) -> BoardSets {
+    let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
+    let enemy = of(foes);
+    BoardSets {
+        occupied: of(own) | enemy,
+        enemy,
+        land: q.land.low128(),
+        vacate: q.vacate.low128(),
+    }
+}
+
+/// Where the changes of kind of `piece` on `c` fire, found once for the piece when its only
+/// change is on reaching a region.
+fn fires_of<'a>(
+    rules: &'a Ruleset,
+    piece: &crate::rules::PieceKind,
+    side: Side,
+    c: Cell,
+) -> Fires<'a> {
+    match piece.changes.as_slice() {
+        [] => Fires::Never,
+        [ch] => match ch.on {
+            Trigger::Reach { region, enter } => {
+                let cells = &rules.regions[region.index()].cells[side];
+                if enter && cells.contains(c) {
+                    Fires::Never
+                } else {
+                    Fires::In(cells)
+                }
+            }
+            _ => Fires::Ask,
+        },
+        _ => Fires::Ask,
+    }
+}
+
+/// The drops from the side's hand onto the empty cells of the drop region.
+fn drop_turns(
+    rules: &Ruleset,
+    pos: &Position,
+    d: &crate::rules::Drops,
+    f: &mut impl FnMut(&TurnView<'_>),
+) -> usize {
+    let side = pos.side;
+    let (w, r) = d.region;
+    let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
+    let mut count = 0;
+    for &k in &d.kinds {
+        if pos.supplies[side]
+            .get(rules.hand_slot(k))
+            .copied()
+            .unwrap_or(0)
+            == 0
+        {
+            continue;
+        }
+        for cell in region.iter().filter(|&c| pos.at(c).is_empty()) {
+            f(&TurnView {
+                drop: Some(k),
+                ..TurnView::staying(cell)
+            });
+            count += 1;
+        }
+    }
+    count
 }
 
 /// Where a piece's changes of kind fire, as far as known before its moves are listed.

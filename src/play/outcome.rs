@@ -36,6 +36,8 @@ pub enum Reason {
     RoyalCaptured,
     /// The loser met every condition of `[end.vanquished]`.
     Vanquished,
+    /// The winner gave check this many times (`[end] checks`).
+    Checks(u32),
 }
 
 /// The end of a game.
@@ -101,6 +103,8 @@ impl Reason {
             Reason::Clock(n) => format!("{n} turns without a capture or other reset of the clock"),
             Reason::RoyalCaptured => "the royal piece was captured".into(),
             Reason::Vanquished => "vanquished".into(),
+            Reason::Checks(1) => "gave check".into(),
+            Reason::Checks(n) => format!("gave check {n} times"),
         }
     }
 }
@@ -172,6 +176,17 @@ pub(crate) fn static_outcome_given(
     pieces: BySide<bool>,
 ) -> Option<Outcome> {
     let mover = pos.side.opponent();
+    if let Some(n) = rules.end.checks {
+        // Only the side that just moved can have given its last check.
+        for side in [mover, pos.side] {
+            if pos.checks[side] >= n {
+                return Some(Outcome {
+                    winner: Some(side),
+                    reason: Reason::Checks(n),
+                });
+            }
+        }
+    }
     for side in [mover, pos.side] {
         for (i, goal) in rules.end.goals.iter().enumerate() {
             let (w, r) = goal.region;

@@ -31,7 +31,7 @@ pub fn placement(
 ) -> Option<PlaceEffect> {
     let mut found = None;
     placements_of(rules, pos, side, placer, cell, Some(stone), |_, e| {
-        found = Some(e)
+        found = Some(e);
     });
     found
 }

@@ -95,7 +95,7 @@ impl Score {
         if s >= WIN - MATE_BAND {
             Score::Mate((WIN - s + 1) / 2)
         } else if s <= -(WIN - MATE_BAND) {
-            Score::Mate(-((WIN + s) / 2))
+            Score::Mate(-i32::midpoint(WIN, s))
         } else {
             Score::Centi(s)
         }
@@ -245,6 +245,29 @@ impl Searcher {
             .map(|(t, _)| t)
     }
 
+    /// Readies a search of `game` within `limits`: counters cleared, the history table sized
+    /// to the board (and aged), quiescence decided once per game.
+    fn begin(&mut self, game: &Game<'_>, limits: &Limits) {
+        self.started = Instant::now();
+        self.limits = limits.clone();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        let cells = game.rules.topo.len();
+        if self.cells == cells {
+            for h in &mut self.history {
+                *h /= 8;
+            }
+        } else {
+            self.cells = cells;
+            self.history = vec![0; cells * cells];
+        }
+        if self.quiesce.is_none() {
+            let mut start = Game::start(game.rules);
+            self.quiesce = Some(start.count_turns() <= QUIESCENCE_MAX_TURNS);
+        }
+    }
+
     /// Searches the position within `limits`, calling `report` after every completed
     /// iteration. The root turns are shuffled by `shuffle` when given (so that equal turns are
     /// chosen among at random, from its seed). Returns the best turn and the last iteration's
@@ -256,24 +279,7 @@ impl Searcher {
         shuffle: Option<&mut Rng>,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<(Turn, Progress)> {
-        self.started = Instant::now();
-        self.limits = limits.clone();
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.stopped = false;
-        let cells = game.rules.topo.len();
-        if self.cells != cells {
-            self.cells = cells;
-            self.history = vec![0; cells * cells];
-        } else {
-            for h in &mut self.history {
-                *h /= 8;
-            }
-        }
-        if self.quiesce.is_none() {
-            let mut start = Game::start(game.rules);
-            self.quiesce = Some(start.count_turns() <= QUIESCENCE_MAX_TURNS);
-        }
+        self.begin(game, limits);
         let mut turns = game.legal_turns().ok()?;
         if let Some(rng) = shuffle {
             for i in (1..turns.len()).rev() {
@@ -306,7 +312,7 @@ impl Searcher {
             let mut iter_best = best;
             for (n, &i) in order.iter().enumerate() {
                 game.play(&turns[i]);
-                let ext = u32::from(self.gives_check(game));
+                let ext = u32::from(Self::gives_check(game));
                 let s = if n == 0 {
                     -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1)
                 } else {
@@ -405,7 +411,7 @@ impl Searcher {
     }
 
     /// Whether the side to move (just moved against) has a royal piece attacked.
-    fn gives_check(&self, game: &mut Game<'_>) -> bool {
+    fn gives_check(game: &mut Game<'_>) -> bool {
         game.rules.has_royals && game.in_check()
     }
 
@@ -481,7 +487,7 @@ impl Searcher {
             Ok(t) => t,
             Err(o) => return Self::outcome_score(&o, game, ply),
         };
-        let in_check = self.gives_check(game);
+        let in_check = Self::gives_check(game);
         let order = self.order(game, &turns, tt_best, ply);
         let start_alpha = alpha;
         let mut best_score = -INF;
@@ -490,7 +496,7 @@ impl Searcher {
             let t = &turns[i];
             let quiet = is_quiet(t);
             game.play(t);
-            let check = self.gives_check(game);
+            let check = Self::gives_check(game);
             let ext = u32::from(check && ply < MAX_PLY / 2);
             let mut s;
             if n == 0 {
@@ -531,10 +537,8 @@ impl Searcher {
         }
         let bound = if best_score <= start_alpha {
             2
-        } else if best_score >= beta {
-            1
         } else {
-            0
+            u8::from(best_score >= beta)
         };
         self.table[slot] = Entry {
             key,
@@ -583,7 +587,7 @@ impl Searcher {
         if self.quiesce != Some(true) || qdepth >= MAX_QDEPTH || ply >= MAX_PLY {
             return stand;
         }
-        let in_check = self.gives_check(game);
+        let in_check = Self::gives_check(game);
         let turns = if in_check {
             match game.legal_turns() {
                 Ok(t) => t,

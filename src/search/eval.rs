@@ -114,6 +114,83 @@ fn distances(graph: &[Vec<Cell>], target: &[bool]) -> Vec<usize> {
     dist
 }
 
+/// The placement table (middle game, end game) of kind `k` for `side`: how many cells it
+/// reaches from each cell against its average, and its progress towards the regions where it
+/// becomes something better or where its arrival wins.
+fn placement_table(
+    rules: &Ruleset,
+    k: usize,
+    p: &crate::rules::PieceKind,
+    side: Side,
+    moves: &[[Vec<Vec<Cell>>; 2]],
+    averages: &[f64],
+    values: &[i32],
+) -> Vec<(i16, i16)> {
+    let n = rules.topo.len();
+    let graph = &moves[k][side.index()];
+    let mut mg = vec![0i32; n];
+    let mut eg = vec![0i32; n];
+    for c in 0..n {
+        let reach = graph[c].len() as f64 - averages[k];
+        if p.royal {
+            mg[c] -= (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
+            eg[c] += (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
+        } else {
+            let b = ((reach * f64::from(CENTRAL)).round() as i32).clamp(-CENTRAL_CAP, CENTRAL_CAP);
+            mg[c] += b;
+            eg[c] += b;
+        }
+    }
+    // Progress towards a region where the piece becomes something better.
+    for ch in &p.changes {
+        let Trigger::Reach { region, .. } = ch.on else {
+            continue;
+        };
+        let gain = ch.to.iter().map(|&t| values[t.index()]).max().unwrap_or(0) - values[k];
+        if gain > 0 {
+            toward(graph, &rules.regions[region.index()].cells[side], |c, d| {
+                mg[c] += gain / (3 * (d + 1));
+                eg[c] += gain / (2 * (d + 1));
+            });
+        }
+    }
+    // Progress towards a region whose occupation wins.
+    for goal in &rules.end.goals {
+        if !(goal.by.is_empty() || goal.by.contains(&PieceKindId::new(k)))
+            || goal.verdict != Verdict::Wins
+        {
+            continue;
+        }
+        let (w, r) = goal.region;
+        let whose = match w {
+            Whose::Own => side,
+            Whose::Enemy => side.opponent(),
+        };
+        toward(graph, &rules.regions[r.index()].cells[whose], |c, d| {
+            mg[c] += GOAL_NEAR / (d + 1);
+            eg[c] += GOAL_NEAR / (d + 1);
+        });
+    }
+    mg.iter()
+        .zip(&eg)
+        .map(|(&a, &b)| (clamp16(a), clamp16(b)))
+        .collect()
+}
+
+/// Calls `add(cell, moves)` for each cell from which `cells` can be reached in the move graph,
+/// with the number of moves it takes.
+fn toward(graph: &[Vec<Cell>], cells: &crate::board::CellSet, mut add: impl FnMut(usize, i32)) {
+    let target: Vec<bool> = (0..graph.len())
+        .map(|c| cells.contains(Cell::new(c)))
+        .collect();
+    let dist = distances(graph, &target);
+    for (c, &d) in dist.iter().enumerate() {
+        if d < FAR {
+            add(c, i32::try_from(d).unwrap_or(0));
+        }
+    }
+}
+
 impl Evaluator {
     /// Values for every kind: declared ones ×100; the others estimated as 25 per cell the
     /// piece reaches on average on an otherwise empty board, plus 10 (a chess knight: about
@@ -140,76 +217,15 @@ impl Evaluator {
                 (25.0 * avg).round() as i32 + 10
             });
         }
-        let mut placement = Vec::with_capacity(rules.pieces.len());
-        for (k, p) in rules.pieces.iter().enumerate() {
-            let mut per_side: [Vec<(i16, i16)>; 2] = [vec![(0, 0); n], vec![(0, 0); n]];
-            for (si, side) in Side::BOTH.into_iter().enumerate() {
-                let graph = &moves[k][si];
-                let mut mg = vec![0i32; n];
-                let mut eg = vec![0i32; n];
-                for c in 0..n {
-                    let reach = graph[c].len() as f64 - averages[k];
-                    if p.royal {
-                        mg[c] -= (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
-                        eg[c] += (reach * f64::from(ROYAL_CENTRAL)).round() as i32;
-                    } else {
-                        let b = ((reach * f64::from(CENTRAL)).round() as i32)
-                            .clamp(-CENTRAL_CAP, CENTRAL_CAP);
-                        mg[c] += b;
-                        eg[c] += b;
-                    }
-                }
-                // Progress towards a region where the piece becomes something better.
-                for ch in &p.changes {
-                    let Trigger::Reach { region, .. } = ch.on else {
-                        continue;
-                    };
-                    let gain =
-                        ch.to.iter().map(|&t| values[t.index()]).max().unwrap_or(0) - values[k];
-                    if gain <= 0 {
-                        continue;
-                    }
-                    let cells = &rules.regions[region.index()].cells[side];
-                    let target: Vec<bool> = (0..n).map(|c| cells.contains(Cell::new(c))).collect();
-                    let dist = distances(graph, &target);
-                    for c in 0..n {
-                        if dist[c] < FAR {
-                            let d = i32::try_from(dist[c]).unwrap_or(0);
-                            mg[c] += gain / (3 * (d + 1));
-                            eg[c] += gain / (2 * (d + 1));
-                        }
-                    }
-                }
-                // Progress towards a region whose occupation wins.
-                for goal in &rules.end.goals {
-                    if !(goal.by.is_empty() || goal.by.contains(&PieceKindId::new(k)))
-                        || goal.verdict != Verdict::Wins
-                    {
-                        continue;
-                    }
-                    let (w, r) = goal.region;
-                    let cells = &rules.regions[r.index()].cells[match w {
-                        Whose::Own => side,
-                        Whose::Enemy => side.opponent(),
-                    }];
-                    let target: Vec<bool> = (0..n).map(|c| cells.contains(Cell::new(c))).collect();
-                    let dist = distances(graph, &target);
-                    for c in 0..n {
-                        if dist[c] < FAR {
-                            let d = i32::try_from(dist[c]).unwrap_or(0);
-                            mg[c] += GOAL_NEAR / (d + 1);
-                            eg[c] += GOAL_NEAR / (d + 1);
-                        }
-                    }
-                }
-                per_side[si] = mg
-                    .iter()
-                    .zip(&eg)
-                    .map(|(&a, &b)| (clamp16(a), clamp16(b)))
-                    .collect();
-            }
-            placement.push(per_side);
-        }
+        let placement = rules
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                Side::BOTH
+                    .map(|side| placement_table(rules, k, p, side, &moves, &averages, &values))
+            })
+            .collect();
         let steps: [(i8, i8); 8] = [
             (-1, -1),
             (-1, 0),

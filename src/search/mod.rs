@@ -84,9 +84,7 @@ impl AgentSpec {
             (_, Some(b)) if kind == AgentKind::Random => {
                 return Err(format!("`random:{b}`: the random agent takes no budget"));
             }
-            (AgentKind::Search, None) | (AgentKind::Random, None) => {
-                Budget::Nodes(DEFAULT_SEARCH_NODES)
-            }
+            (AgentKind::Search | AgentKind::Random, None) => Budget::Nodes(DEFAULT_SEARCH_NODES),
             (AgentKind::Mcts, None) => Budget::Playouts(DEFAULT_PLAYOUTS),
             (_, Some(b)) => {
                 if let Some(ms) = b.strip_suffix("ms") {

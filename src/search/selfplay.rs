@@ -204,28 +204,13 @@ pub fn play_game(
         cfg.seed ^ OPENING_SALT,
         cfg.opening_of(index) as u64,
     ));
-    let mut own_opening = false;
-    for text in opening {
-        if game.outcome().is_some() {
-            break;
-        }
-        let turn = match crate::text::parse_turn(&mut game, text) {
-            Ok(t) if !own_opening => t,
-            _ => {
-                own_opening = true;
-                match game.legal_turns() {
-                    Ok(turns) if !turns.is_empty() => turns[rng.below(turns.len())].clone(),
-                    _ => break,
-                }
-            }
-        };
-        rec.branching += game.count_turns() as u64;
-        rec.moves.push(crate::text::turn_text(rules, &turn));
-        game.play(&turn);
-        rec.opening += 1;
-    }
-    let mut judge = eval.clone();
-    let (mut ahead, mut ahead_side, mut quiet) = (0u32, None, 0u32);
+    play_opening(rules, &mut game, opening, &mut rng, &mut rec);
+    let mut judge = Judge {
+        eval: eval.clone(),
+        ahead: 0,
+        ahead_side: None,
+        quiet: 0,
+    };
     for _ in rec.opening..cfg.max_turns as usize {
         if let Some(o) = game.outcome() {
             rec.result = Some(o.winner);
@@ -250,8 +235,71 @@ pub fn play_game(
         if game.outcome().is_some() {
             continue;
         }
+        if let Some((result, reason)) = judge.after(rules, &game, progress, adj) {
+            rec.result = Some(result);
+            rec.reason = reason;
+            rec.adjudicated = true;
+            return rec;
+        }
+    }
+    if let Some(o) = game.outcome() {
+        rec.result = Some(o.winner);
+        rec.reason = o.reason.text(rules);
+    }
+    rec
+}
+
+/// Plays the opening's turns (see [`play_game`]) and counts them in `rec`.
+fn play_opening(
+    rules: &Ruleset,
+    game: &mut Game<'_>,
+    opening: &[String],
+    rng: &mut super::Rng,
+    rec: &mut Record,
+) {
+    let mut own_opening = false;
+    for text in opening {
+        if game.outcome().is_some() {
+            break;
+        }
+        let turn = match crate::text::parse_turn(game, text) {
+            Ok(t) if !own_opening => t,
+            _ => {
+                own_opening = true;
+                match game.legal_turns() {
+                    Ok(turns) if !turns.is_empty() => turns[rng.below(turns.len())].clone(),
+                    _ => break,
+                }
+            }
+        };
+        rec.branching += game.count_turns() as u64;
+        rec.moves.push(crate::text::turn_text(rules, &turn));
+        game.play(&turn);
+        rec.opening += 1;
+    }
+}
+
+/// Adjudication's view of a game in progress: who has been ahead, and for how long; how long
+/// since the last capture or change of kind.
+struct Judge {
+    eval: Evaluator,
+    ahead: u32,
+    ahead_side: Option<Side>,
+    quiet: u32,
+}
+
+impl Judge {
+    /// After a turn (`progress`: it captured or changed a kind): the adjudicated result (the
+    /// winner, or none for a draw) and its reason, if the game is decided.
+    fn after(
+        &mut self,
+        rules: &Ruleset,
+        game: &Game<'_>,
+        progress: bool,
+        adj: Adjudication,
+    ) -> Option<(Option<Side>, String)> {
         // The evaluation from White's side: who is ahead, and for how long.
-        let e = judge.eval(rules, game.pos());
+        let e = self.eval.eval(rules, game.pos());
         let white_view = if game.pos().side == Side::White {
             e
         } else {
@@ -264,40 +312,35 @@ pub fn play_game(
         } else {
             None
         };
-        ahead = if leader.is_some() && leader == ahead_side {
-            ahead + 1
+        self.ahead = if leader.is_some() && leader == self.ahead_side {
+            self.ahead + 1
         } else {
             u32::from(leader.is_some())
         };
-        ahead_side = leader;
-        quiet = if progress { 0 } else { quiet + 1 };
-        if let Some(w) = ahead_side
-            && ahead >= adj.turns
+        self.ahead_side = leader;
+        self.quiet = if progress { 0 } else { self.quiet + 1 };
+        if let Some(w) = self.ahead_side
+            && self.ahead >= adj.turns
         {
-            rec.result = Some(Some(w));
-            rec.reason = format!(
-                "{ADJUDICATED}: ahead by at least {:.2} for {} turns",
-                f64::from(adj.margin) / 100.0,
-                adj.turns
-            );
-            rec.adjudicated = true;
-            return rec;
+            return Some((
+                Some(w),
+                format!(
+                    "{ADJUDICATED}: ahead by at least {:.2} for {} turns",
+                    f64::from(adj.margin) / 100.0,
+                    adj.turns
+                ),
+            ));
         }
-        if quiet >= adj.no_progress {
-            rec.result = Some(None);
-            rec.reason = format!(
-                "{ADJUDICATED}: drawn, no capture or change of kind for {} turns",
-                adj.no_progress
-            );
-            rec.adjudicated = true;
-            return rec;
-        }
+        (self.quiet >= adj.no_progress).then(|| {
+            (
+                None,
+                format!(
+                    "{ADJUDICATED}: drawn, no capture or change of kind for {} turns",
+                    adj.no_progress
+                ),
+            )
+        })
     }
-    if let Some(o) = game.outcome() {
-        rec.result = Some(o.winner);
-        rec.reason = o.reason.text(rules);
-    }
-    rec
 }
 
 /// Plays the games of this shard, `cfg.jobs` at a time, each from its opening (see

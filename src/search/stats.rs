@@ -80,9 +80,14 @@ pub fn means_p(a: (u64, f64, f64), b: (u64, f64, f64)) -> f64 {
         return 1.0;
     }
     let se = (v1 / n1 + v2 / n2).sqrt();
+    #[allow(
+        clippy::float_cmp,
+        reason = "with no spread both samples are constant: the means are equal or they differ"
+    )]
+    let same = m1 == m2;
     if se > 0.0 {
         two_sided_p((m1 - m2) / se)
-    } else if m1 == m2 {
+    } else if same {
         1.0
     } else {
         0.0

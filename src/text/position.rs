@@ -177,8 +177,8 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
                 "the side to move is missing: write `w` or `b` after the board",
             );
         }
-        Some(&(_, "w")) | Some(&(_, "W")) => pos.side = Side::White,
-        Some(&(_, "b")) | Some(&(_, "B")) => pos.side = Side::Black,
+        Some(&(_, "w") | &(_, "W")) => pos.side = Side::White,
+        Some(&(_, "b") | &(_, "B")) => pos.side = Side::Black,
         Some(&(a, s)) => {
             return fail(
                 Field::Side,
@@ -411,60 +411,7 @@ fn read_fields(
             }
             PositionField::Castling => {
                 if s != "-" {
-                    for ch in s.chars() {
-                        let bits = castling_letter(rules, pos, ch);
-                        let free_side = if ch.is_ascii_uppercase() {
-                            Side::White
-                        } else {
-                            Side::Black
-                        };
-                        if bits == 0
-                            && matches!(ch, 'K' | 'Q' | 'k' | 'q')
-                            && rules
-                                .castlings
-                                .iter()
-                                .any(|c| c.free.is_some() && c.side == free_side)
-                        {
-                            let flank = if ch.eq_ignore_ascii_case(&'K') {
-                                "higher"
-                            } else {
-                                "lower"
-                            };
-                            return fail(
-                                Field::Castling,
-                                span,
-                                format!(
-                                    "the castling right `{ch}` names the outermost partner on the {flank} files beside the {} royal piece, and none stands there",
-                                    rules.side_name(free_side)
-                                ),
-                            );
-                        }
-                        if bits == 0 {
-                            let mut known: Vec<char> =
-                                rules.castlings.iter().map(|c| c.letter).collect();
-                            known.dedup();
-                            let known: String = known.into_iter().collect();
-                            return fail(
-                                Field::Castling,
-                                span,
-                                format!(
-                                    "`{ch}` is not a castling right of {} (known: {known})",
-                                    rules.name
-                                ),
-                            );
-                        }
-                        if let Some(missing) = castling_pieces_missing(rules, pos, ch, bits) {
-                            return fail(Field::Castling, span, missing);
-                        }
-                        if pos.castling & bits != 0 {
-                            return fail(
-                                Field::Castling,
-                                span,
-                                format!("the castling right `{ch}` is given twice"),
-                            );
-                        }
-                        pos.castling |= bits;
-                    }
+                    read_castling(rules, pos, s, span)?;
                 }
             }
             PositionField::EnPassant => {
@@ -475,6 +422,7 @@ fn read_fields(
                     }
                 }
             }
+            PositionField::Checks => pos.checks = read_checks(rules, s, span)?,
             PositionField::Halfmove | PositionField::Fullmove => {
                 // Digits only: `+5` and `٣` are not counters.
                 let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -496,6 +444,93 @@ fn read_fields(
         }
     }
     Ok(names)
+}
+
+/// Reads the checks field `W+B`: the checks each side may still give before it wins (as
+/// Fairy-Stockfish writes them); returns the checks each side has given.
+fn read_checks(
+    rules: &Ruleset,
+    s: &str,
+    span: (usize, usize),
+) -> Result<BySide<u32>, PositionError> {
+    let n = rules.end.checks.unwrap_or(0);
+    let left = |t: &str| {
+        let digits = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        t.parse::<u32>().ok().filter(|&v| digits && v <= n)
+    };
+    match s.split_once('+').map(|(w, b)| (left(w), left(b))) {
+        Some((Some(w), Some(b))) => Ok(BySide::new(n - w, n - b)),
+        _ => fail(
+            Field::Counter,
+            span,
+            format!(
+                "`{s}` is not the checks each side may still give: write W+B, each from 0 to {n} (the start: {n}+{n})"
+            ),
+        ),
+    }
+}
+
+/// Reads the castling field `s` (not `-`) at `span` into `pos`'s rights.
+fn read_castling(
+    rules: &Ruleset,
+    pos: &mut Position,
+    s: &str,
+    span: (usize, usize),
+) -> Result<(), PositionError> {
+    for ch in s.chars() {
+        let bits = castling_letter(rules, pos, ch);
+        let free_side = if ch.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if bits == 0
+            && matches!(ch, 'K' | 'Q' | 'k' | 'q')
+            && rules
+                .castlings
+                .iter()
+                .any(|c| c.free.is_some() && c.side == free_side)
+        {
+            let flank = if ch.eq_ignore_ascii_case(&'K') {
+                "higher"
+            } else {
+                "lower"
+            };
+            return fail(
+                Field::Castling,
+                span,
+                format!(
+                    "the castling right `{ch}` names the outermost partner on the {flank} files beside the {} royal piece, and none stands there",
+                    rules.side_name(free_side)
+                ),
+            );
+        }
+        if bits == 0 {
+            let mut known: Vec<char> = rules.castlings.iter().map(|c| c.letter).collect();
+            known.dedup();
+            let known: String = known.into_iter().collect();
+            return fail(
+                Field::Castling,
+                span,
+                format!(
+                    "`{ch}` is not a castling right of {} (known: {known})",
+                    rules.name
+                ),
+            );
+        }
+        if let Some(missing) = castling_pieces_missing(rules, pos, ch, bits) {
+            return fail(Field::Castling, span, missing);
+        }
+        if pos.castling & bits != 0 {
+            return fail(
+                Field::Castling,
+                span,
+                format!("the castling right `{ch}` is given twice"),
+            );
+        }
+        pos.castling |= bits;
+    }
+    Ok(())
 }
 
 /// A piece standing where a change of kind that always happens must already have changed it
@@ -809,14 +844,19 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
                 }
             }
             PositionField::Taboo => {
-                out.push_str(&pos.taboo.map_or("-".to_string(), |t| topo.name(t)))
+                out.push_str(&pos.taboo.map_or("-".to_string(), |t| topo.name(t)));
             }
             PositionField::Castling => {
                 let rights = castling_text(rules, pos.castling);
                 out.push_str(if rights.is_empty() { "-" } else { &rights });
             }
             PositionField::EnPassant => {
-                out.push_str(&pos.ep.map_or("-".to_string(), |t| topo.name(t)))
+                out.push_str(&pos.ep.map_or("-".to_string(), |t| topo.name(t)));
+            }
+            PositionField::Checks => {
+                let n = rules.end.checks.unwrap_or(0);
+                let left = |s: Side| n.saturating_sub(pos.checks[s]);
+                out.push_str(&format!("{}+{}", left(Side::White), left(Side::Black)));
             }
             PositionField::Halfmove => out.push_str(&pos.halfmove.to_string()),
             PositionField::Fullmove => out.push_str(&pos.fullmove.to_string()),

@@ -35,14 +35,11 @@ pub fn write_record(
     turns: &[Turn],
     header: &str,
 ) -> String {
-    let mut game = match Game::new(rules, start.clone()) {
-        Ok(g) => g,
-        Err(_) => {
-            return format!(
-                "{header}variant: {variant}\nstart: {}\nturns:\nresult: ongoing\n",
-                write_position(rules, start)
-            );
-        }
+    let Ok(mut game) = Game::new(rules, start.clone()) else {
+        return format!(
+            "{header}variant: {variant}\nstart: {}\nturns:\nresult: ongoing\n",
+            write_position(rules, start)
+        );
     };
     let texts: Vec<String> = turns.iter().map(|t| turn_text(rules, t)).collect();
     for t in turns {

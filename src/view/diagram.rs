@@ -467,25 +467,25 @@ fn svg_picture(
         }
     };
     // Each silhouette: shapes around (0, 0); `I` marks the details drawn in the ink colour.
-    let base = r##"<rect x="-10" y="9" width="20" height="4" rx="1"/>"##;
+    let base = r#"<rect x="-10" y="9" width="20" height="4" rx="1"/>"#;
     let shapes: String = match picture {
         Picture::Pawn => format!(
-            r##"<circle cx="0" cy="-6" r="4.5"/><path d="M-6 9 L-3 -2 L3 -2 L6 9 Z"/>{base}"##
+            r#"<circle cx="0" cy="-6" r="4.5"/><path d="M-6 9 L-3 -2 L3 -2 L6 9 Z"/>{base}"#
         ),
         Picture::Rook => format!(
-            r##"<path d="M-6 -4 L-6 9 L6 9 L6 -4 Z"/><path d="M-9 -4 L-9 -12 L-5 -12 L-5 -9 L-2 -9 L-2 -12 L2 -12 L2 -9 L5 -9 L5 -12 L9 -12 L9 -4 Z"/>{base}"##
+            r#"<path d="M-6 -4 L-6 9 L6 9 L6 -4 Z"/><path d="M-9 -4 L-9 -12 L-5 -12 L-5 -9 L-2 -9 L-2 -12 L2 -12 L2 -9 L5 -9 L5 -12 L9 -12 L9 -4 Z"/>{base}"#
         ),
         Picture::Bishop => format!(
-            r##"<circle cx="0" cy="-13" r="2"/><path d="M0 -11 C6 -6 7 -1 2 4 L4 9 L-4 9 L-2 4 C-7 -1 -6 -6 0 -11 Z"/><path d="M2.5 -7 L-2 -2" stroke="{ink}" stroke-width="1.6"/>{base}"##
+            r#"<circle cx="0" cy="-13" r="2"/><path d="M0 -11 C6 -6 7 -1 2 4 L4 9 L-4 9 L-2 4 C-7 -1 -6 -6 0 -11 Z"/><path d="M2.5 -7 L-2 -2" stroke="{ink}" stroke-width="1.6"/>{base}"#
         ),
         Picture::Knight => format!(
-            r##"<path d="M-7 9 L-6 1 C-6 -6 -2 -11 2 -12 L3 -15 L5 -11 C9 -8 10 -3 9 2 L5 0 C3 -1 1 1 0 3 L3 9 Z"/><circle cx="3" cy="-6" r="1.3" fill="{ink}" stroke="none"/>{base}"##
+            r#"<path d="M-7 9 L-6 1 C-6 -6 -2 -11 2 -12 L3 -15 L5 -11 C9 -8 10 -3 9 2 L5 0 C3 -1 1 1 0 3 L3 9 Z"/><circle cx="3" cy="-6" r="1.3" fill="{ink}" stroke="none"/>{base}"#
         ),
         Picture::Queen => format!(
-            r##"<path d="M-8 8 L-11 -7 L-5 -1 L-3 -11 L0 -2 L3 -11 L5 -1 L11 -7 L8 8 Z"/><circle cx="-11" cy="-8" r="1.8"/><circle cx="-3" cy="-12" r="1.8"/><circle cx="3" cy="-12" r="1.8"/><circle cx="11" cy="-8" r="1.8"/>{base}"##
+            r#"<path d="M-8 8 L-11 -7 L-5 -1 L-3 -11 L0 -2 L3 -11 L5 -1 L11 -7 L8 8 Z"/><circle cx="-11" cy="-8" r="1.8"/><circle cx="-3" cy="-12" r="1.8"/><circle cx="3" cy="-12" r="1.8"/><circle cx="11" cy="-8" r="1.8"/>{base}"#
         ),
         Picture::King => format!(
-            r##"<path d="M-8 8 C-11 -1 -6 -6 0 -4 C6 -6 11 -1 8 8 Z"/><rect x="-1.3" y="-15" width="2.6" height="10"/><rect x="-4" y="-12" width="8" height="2.6"/>{base}"##
+            r#"<path d="M-8 8 C-11 -1 -6 -6 0 -4 C6 -6 11 -1 8 8 Z"/><rect x="-1.3" y="-15" width="2.6" height="10"/><rect x="-4" y="-12" width="8" height="2.6"/>{base}"#
         ),
         Picture::General => chinese("帥", "將"),
         Picture::Advisor => chinese("仕", "士"),
@@ -599,7 +599,7 @@ fn svg_occupant(rules: &Ruleset, out: &mut String, o: crate::position::Occupant,
         };
         let _ = write!(
             out,
-            r##"<text x="{cx}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+            r#"<text x="{cx}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
             cy + 5,
             escape_xml(&st.symbol.to_string())
         );
@@ -649,7 +649,7 @@ fn svg_outline(
 ) {
     let _ = write!(
         out,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}"{dash}/>"##,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}"{dash}/>"#,
         x + inset,
         y + inset,
         CELL - 2 * inset,
@@ -663,7 +663,7 @@ fn svg_square(out: &mut String, rules: &Ruleset, x: i32, y: i32, fill: &str) {
         if fill != "none" {
             let _ = write!(
                 out,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="{fill}" fill-opacity="0.85"/>"##,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="{fill}" fill-opacity="0.85"/>"#,
                 x + 2,
                 y + 2,
                 CELL - 4,
@@ -868,7 +868,7 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
     let mut out = String::new();
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"##
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"#
     );
     let _ = write!(
         out,
@@ -877,7 +877,7 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
     let piece = &rules.pieces[d.kind];
     let _ = write!(
         out,
-        r##"<text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{} ({}) on {}, {}</text>"##,
+        r#"<text x="{MARGIN}" y="18" font-size="15" font-weight="bold">{} ({}) on {}, {}</text>"#,
         escape_xml(&piece.name),
         d.letter,
         topo.name(d.origin),
@@ -962,7 +962,7 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
             let dash = if side == Side::White {
                 ""
             } else {
-                r##" stroke-dasharray="5,3""##
+                r#" stroke-dasharray="5,3""#
             };
             for c in cells.iter() {
                 let (col, row) = topo.layout(c);
@@ -973,7 +973,7 @@ pub fn board_svg(rules: &Ruleset, pos: &Position, title: &str) -> String {
         let ky = top + board_h + 34 + i as i32 * 20;
         let _ = write!(
             out,
-            r##"<g transform="translate({MARGIN},{ky})"><rect x="0" y="-11" width="14" height="14" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="20" y="1" font-size="12">{} ({} solid, {} dashed)</text></g>"##,
+            r#"<g transform="translate({MARGIN},{ky})"><rect x="0" y="-11" width="14" height="14" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="20" y="1" font-size="12">{} ({} solid, {} dashed)</text></g>"#,
             escape_xml(&r.id),
             escape_xml(&capitalised(rules.side_name(Side::White))),
             escape_xml(rules.side_name(Side::Black)),
@@ -1029,14 +1029,10 @@ fn svg_cell(
     }
     for (m, colour, dash) in [
         (Mark::Bomb, "#7b2cbf", ""),
-        (
-            Mark::ArrowCapture,
-            "#7b2cbf",
-            r##" stroke-dasharray="5,3""##,
-        ),
+        (Mark::ArrowCapture, "#7b2cbf", r#" stroke-dasharray="5,3""#),
         (Mark::Remove, "#1d4ed8", ""),
-        (Mark::Destroy, "#e07a00", r##" stroke-dasharray="4,3""##),
-        (Mark::Collect, "#2b9348", r##" stroke-dasharray="4,3""##),
+        (Mark::Destroy, "#e07a00", r#" stroke-dasharray="4,3""#),
+        (Mark::Collect, "#2b9348", r#" stroke-dasharray="4,3""#),
     ] {
         if d.has(c, m) {
             let inset = if m == Mark::Remove && d.has(c, Mark::Bomb) {
@@ -1106,7 +1102,7 @@ pub fn legend_svg(rules: &Ruleset) -> String {
     let (width, columns) = (2 * MARGIN + 16 * CELL, 2);
     let height = 12 + (entries + columns - 1) / columns * 20;
     let mut out = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="legend" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"##
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="legend" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">"#
     );
     svg_legend(&mut out, 16, (width, columns), stones, &blows, &captures);
     out.push_str("</svg>\n");
@@ -1180,7 +1176,7 @@ fn svg_legend(
         let y = ly + (i as i32 / columns) * 20;
         let _ = write!(
             out,
-            r##"<g transform="translate({x},{y})">{icon}<text x="20" y="1" font-size="12">{label}</text></g>"##
+            r#"<g transform="translate({x},{y})">{icon}<text x="20" y="1" font-size="12">{label}</text></g>"#
         );
     }
 }

@@ -75,8 +75,8 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
             b,
             id,
             "empty board".into(),
-            alone(a, ka),
-            alone(b, kb),
+            Ok(alone(a, ka)),
+            Ok(alone(b, kb)),
         ));
         for c in a.topo.cells() {
             if a.setup.at(c) == Occupant::piece(Side::White, ka) {
@@ -120,11 +120,11 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
 }
 
 /// The piece alone on the central cell of an empty board.
-fn alone(r: &Ruleset, k: PieceKindId) -> Result<(Position, Cell), String> {
+fn alone(r: &Ruleset, k: PieceKindId) -> (Position, Cell) {
     let centre = central_cell(r);
     let mut pos = Position::empty(r.topo.len(), r.initial_hand());
     pos.cells[centre.index()] = Occupant::piece(Side::White, k);
-    Ok((pos, centre))
+    (pos, centre)
 }
 
 fn scenario_position(r: &Ruleset, s: &Scenario) -> Result<(Position, Cell), String> {

@@ -167,19 +167,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
         written.push((name.to_string(), text.to_string()));
         Ok(())
     };
-    // Each scenario's picture is named after it: two names with one file name would
-    // overwrite each other.
-    let mut files: Vec<(String, &str)> = Vec::new();
-    for s in scenarios {
-        let f = slug(&s.name);
-        if let Some((_, other)) = files.iter().find(|(g, _)| *g == f) {
-            return Err(format!(
-                "scenarios `{other}` and `{}` would both be drawn to scenario-{f}.svg: rename one",
-                s.name
-            ));
-        }
-        files.push((f, &s.name));
-    }
+    distinct_file_names(scenarios)?;
     let prepared: Vec<(&Scenario, Prepared)> = scenarios
         .iter()
         .map(|s| prepare(rules, s).map(|p| (s, p)))
@@ -204,14 +192,8 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
             p.letter
         );
     }
-    let mut extra: Vec<&str> = Vec::new();
-    for (s, _) in &prepared {
-        if let Some(sec) = &s.section
-            && !extra.contains(&sec.as_str())
-        {
-            extra.push(sec);
-        }
-    }
+    // The sections the scenarios add, in their order.
+    let extra = extra_sections(&prepared);
     for sec in &extra {
         let _ = writeln!(
             html,
@@ -278,6 +260,36 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
         files: written,
         contradictions,
     })
+}
+
+/// Each scenario's picture is named after it: two names with one file name would overwrite
+/// each other.
+fn distinct_file_names(scenarios: &[Scenario]) -> Result<(), String> {
+    let mut files: Vec<(String, &str)> = Vec::new();
+    for s in scenarios {
+        let f = slug(&s.name);
+        if let Some((_, other)) = files.iter().find(|(g, _)| *g == f) {
+            return Err(format!(
+                "scenarios `{other}` and `{}` would both be drawn to scenario-{f}.svg: rename one",
+                s.name
+            ));
+        }
+        files.push((f, &s.name));
+    }
+    Ok(())
+}
+
+/// The sections the scenarios name (beside the pieces'), in their order.
+fn extra_sections<'a>(prepared: &'a [(&Scenario, Prepared)]) -> Vec<&'a str> {
+    let mut extra: Vec<&str> = Vec::new();
+    for (s, _) in prepared {
+        if let Some(sec) = &s.section
+            && !extra.contains(&sec.as_str())
+        {
+            extra.push(sec);
+        }
+    }
+    extra
 }
 
 /// One piece's section: its name, rulings, definition, empty-board diagram and scenarios.

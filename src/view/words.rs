@@ -81,10 +81,33 @@ fn turn_settings(t: &crate::rules::TurnRules) -> String {
     s
 }
 
-/// Paragraphs (plain text) describing the variant's rules.
-#[allow(clippy::too_many_lines)] // one paragraph after another, in the order a player reads
+/// Paragraphs (plain text) describing the variant's rules, in the order a player reads them.
 pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    board_words(rules, &mut out);
+    turn_words(rules, &mut out);
+    stone_words(rules, &mut out);
+    let mut special = Vec::new();
+    castling_words(rules, &mut special);
+    en_passant_words(rules, &mut special);
+    change_words(rules, &mut special);
+    reserve_words(rules, &mut special);
+    if !special.is_empty() {
+        out.push(("Special moves".into(), format!("{}.", special.join(". "))));
+    }
+    let mut end = Vec::new();
+    goal_words(rules, &mut end);
+    ending_words(rules, &mut end);
+    let mut text = join(&end);
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    out.push(("The end of the game".into(), format!("{text}.")));
+    out
+}
+
+/// The board: its cells, files and ranks, who moves first, the named regions.
+fn board_words(rules: &Ruleset, out: &mut Vec<(String, String)>) {
     let t = &rules.topo;
     let labels: Vec<&str> = (0..t.files()).map(|f| t.file_label(f)).collect();
     out.push((
@@ -112,7 +135,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             }
         ),
     ));
-    // The turn.
+}
+
+/// What a turn is: a move, stones placed or removed, in which order.
+fn turn_words(rules: &Ruleset, out: &mut Vec<(String, String)>) {
     let placers: Vec<String> = rules
         .pieces
         .iter()
@@ -162,7 +188,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     turn.push_str(". Passing is not a turn.");
     turn.push_str(&turn_settings(&rules.turn));
     out.push(("The turn".into(), turn));
-    // Stones.
+}
+
+/// The stones, their supplies and where they may go.
+fn stone_words(rules: &Ruleset, out: &mut Vec<(String, String)>) {
     if !rules.stones.is_empty() {
         let mut items = Vec::new();
         for s in &rules.stones {
@@ -241,8 +270,11 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
         }
         out.push(("Stones and supplies".into(), text));
     }
-    // Special moves.
-    let mut special = Vec::new();
+}
+
+/// Castling's sentences.
+fn castling_words(rules: &Ruleset, special: &mut Vec<String>) {
+    let t = &rules.topo;
     if !rules.castlings.is_empty() {
         let list: Vec<String> = rules
             .castlings
@@ -267,6 +299,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             list.join("; ")
         ));
     }
+}
+
+/// En passant's sentences.
+fn en_passant_words(rules: &Ruleset, special: &mut Vec<String>) {
     let ep: Vec<String> = rules
         .pieces
         .iter()
@@ -296,6 +332,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             ));
         }
     }
+}
+
+/// The changes of kind.
+fn change_words(rules: &Ruleset, special: &mut Vec<String>) {
     for p in &rules.pieces {
         for ch in &p.changes {
             let names: Vec<String> = ch
@@ -337,6 +377,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             ));
         }
     }
+}
+
+/// The reserves off the board.
+fn reserve_words(rules: &Ruleset, special: &mut Vec<String>) {
     let reserve: Vec<String> = rules
         .pieces
         .iter()
@@ -352,11 +396,10 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             }
         ));
     }
-    if !special.is_empty() {
-        out.push(("Special moves".into(), format!("{}.", special.join(". "))));
-    }
-    // The end.
-    let mut end = Vec::new();
+}
+
+/// The goals and the vanquished rule.
+fn goal_words(rules: &Ruleset, end: &mut Vec<String>) {
     for goal in &rules.end.goals {
         let (w, r) = goal.region;
         let who = if goal.by.is_empty() {
@@ -403,6 +446,18 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             "a side with {} is vanquished and loses",
             join(&conds)
         ));
+    }
+}
+
+/// The other endings: no pieces, immobility, checkmate and stalemate, repetition and the clock.
+fn ending_words(rules: &Ruleset, end: &mut Vec<String>) {
+    if let Some(n) = rules.end.checks {
+        end.push(match n {
+            1 => "a side that gives check wins".to_string(),
+            n => {
+                format!("a side that has given check {n} times wins, however each check was given")
+            }
+        });
     }
     if rules.end.no_pieces_loses {
         end.push("a side without pieces loses".into());
@@ -467,10 +522,4 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
             history_verdict(v)
         ));
     }
-    let mut text = join(&end);
-    if let Some(first) = text.get(..1) {
-        text = first.to_uppercase() + &text[1..];
-    }
-    out.push(("The end of the game".into(), format!("{text}.")));
-    out
 }

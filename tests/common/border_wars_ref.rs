@@ -170,10 +170,8 @@ impl Ref {
                 }
                 let owner = if ch == '*' {
                     2
-                } else if ch.is_ascii_uppercase() {
-                    0
                 } else {
-                    1
+                    u8::from(!ch.is_ascii_uppercase())
                 };
                 let letter = if ch == '*' {
                     'P'
@@ -294,7 +292,7 @@ impl Ref {
         }
     }
 
-    fn general(&self, p: &Pos, side: u8) -> Option<usize> {
+    fn general(p: &Pos, side: u8) -> Option<usize> {
         p.cells.iter().position(|c| *c == Some((side, 'G')))
     }
 
@@ -321,7 +319,7 @@ impl Ref {
     /// Whether the game is over before any turn.
     fn over(&self, p: &Pos) -> bool {
         for side in 0..2u8 {
-            let Some(_) = self.general(p, side) else {
+            let Some(_) = Self::general(p, side) else {
                 return true;
             };
             if p.cells[self.road(1 - side)] == Some((side, 'G')) {
@@ -354,7 +352,7 @@ impl Ref {
         if self.over(p) {
             return out;
         }
-        let me: u8 = if p.blue { 0 } else { 1 };
+        let me: u8 = u8::from(!p.blue);
         let mut cands: Vec<Pos> = Vec::new();
         let mut v = Vec::new();
         for i in 0..p.cells.len() {
@@ -423,7 +421,7 @@ impl Ref {
         }
         for mut n in cands {
             n.blue = !p.blue;
-            let safe = match self.general(&n, me) {
+            let safe = match Self::general(&n, me) {
                 Some(g) => !self.attacked(&n, g, 1 - me),
                 None => false,
             };

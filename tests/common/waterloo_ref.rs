@@ -212,6 +212,8 @@ impl Ref {
 
     /// The movements of the piece on `c` (ignoring castling, changes, legality).
     fn piece_moves(&self, c: (i32, i32), out: &mut Vec<Mv>) {
+        const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
         let (w, k) = self.at(c).unwrap();
         let fw = if w { 1 } else { -1 };
         let slide = |dirs: &[(i32, i32)], this: &Ref, out: &mut Vec<Mv>| {
@@ -243,8 +245,6 @@ impl Ref {
                 }
             }
         };
-        const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-        const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
         match k {
             'P' => {
                 let one = (c.0, c.1 + fw);
@@ -427,7 +427,9 @@ impl Ref {
                 n.rights[i] = false;
             }
         }
-        n.ep = m.double.then_some((m.from.0, (m.from.1 + m.to.1) / 2));
+        n.ep = m
+            .double
+            .then_some((m.from.0, i32::midpoint(m.from.1, m.to.1)));
         n.white = !w;
         n
     }

@@ -1,0 +1,575 @@
+//! The rules of play of a variant file: the turn and its kinds, the ending, the history rules
+//! (clock, repetition, what a replaced piece becomes), the position text's fields and the
+//! placement of stones.
+
+use super::{
+    BothVanquished, Clock, Code, EndRules, EndVerdict, Goal, Loader, PieceKind, PieceKindId,
+    Placement, PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId,
+    TurnRules, Vanquished, VariantDef, Verdict, span_of,
+};
+
+impl Loader<'_> {
+    pub(super) fn actions(
+        &mut self,
+        def: &VariantDef,
+        stones: &mut [StoneKind],
+        pieces: &mut [PieceKind],
+        regions: &[String],
+    ) {
+        let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
+        let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        for (k, (_, sd)) in def.stones.iter().enumerate() {
+            let explodes = self.kind_list(&sd.explodes, &stone_ids, "stone");
+            let captures = self.kind_list(&sd.captures, &piece_ids, "piece");
+            let not_by = self.kind_list(&sd.captures_not_by, &piece_ids, "piece");
+            let wins_on = sd
+                .wins_on
+                .as_ref()
+                .and_then(|w| self.region_ref(w, regions));
+            if let Some(st) = stones.get_mut(k) {
+                st.explodes = explodes.into_iter().map(StoneKindId::new).collect();
+                st.captures = captures.into_iter().map(PieceKindId::new).collect();
+                st.captures_not_by = not_by.into_iter().map(PieceKindId::new).collect();
+                st.wins_on = wins_on;
+            }
+        }
+        for (p, (_, pd)) in def.pieces.iter().enumerate() {
+            let removes = self.kind_list(&pd.removes, &stone_ids, "stone");
+            let per_turn = match &pd.stones_per_turn {
+                None => 1,
+                Some(n) if (0..=2).contains(n.get_ref()) => u8::try_from(*n.get_ref()).unwrap_or(1),
+                Some(n) => {
+                    self.problem(
+                        Code::StonesPerTurn,
+                        span_of(n),
+                        format!("{} stones per turn is not supported", n.get_ref()),
+                        "not 0, 1 or 2",
+                        "a piece may place 0, 1 or 2 stones per turn",
+                    );
+                    1
+                }
+            };
+            if let Some(pk) = pieces.get_mut(p) {
+                pk.removes = removes.into_iter().map(StoneKindId::new).collect();
+                pk.stones_per_turn = per_turn;
+            }
+        }
+    }
+
+    pub(super) fn turn(&mut self, def: &VariantDef) -> TurnRules {
+        let mut t = TurnRules::default();
+        if let Some(e) = &def.turn.explosions {
+            match u32::try_from(*e.get_ref()) {
+                Ok(n) if n <= 2 => t.explosions = n,
+                _ => self.problem(
+                    Code::Turn,
+                    span_of(e),
+                    format!("`explosions = {}` is out of range", e.get_ref()),
+                    "not 0, 1 or 2",
+                    "a turn places at most two stones, so it blows up 0, 1 or 2",
+                ),
+            }
+        }
+        if let Some(b) = &def.turn.taboo_after_explosion {
+            t.taboo_after_explosion = *b.get_ref();
+        }
+        if let Some(list) = &def.turn.shapes {
+            t.shapes = self.shapes(list);
+        }
+        if let Some(c) = &def.turn.stone_after_move {
+            match c.get_ref().as_str() {
+                "optional" => {}
+                "compulsory" => t.stone_after_move_compulsory = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `stone-after-move`"),
+                    "not optional or compulsory",
+                    "write \"optional\" (the default) or \"compulsory\"",
+                ),
+            }
+        }
+        for c in &def.turn.compulsory {
+            match c.get_ref().as_str() {
+                "capture" => t.capture_compulsory = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a kind of turn that can be compulsory"),
+                    "not a kind of turn",
+                    "write \"capture\": when a turn can capture, a turn must",
+                ),
+            }
+        }
+        if let Some(b) = &def.turn.most_captures {
+            t.most_captures = *b.get_ref();
+        }
+        if let Some(c) = &def.turn.captured_leave {
+            match c.get_ref().as_str() {
+                "at-once" => {}
+                "end-of-turn" => t.captured_leave_at_end = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `captured-leave`"),
+                    "not at-once or end-of-turn",
+                    "write \"at-once\" (the default, B-16) or \"end-of-turn\"",
+                ),
+            }
+        }
+        if let Some(c) = &def.turn.chain_revisits {
+            match c.get_ref().as_str() {
+                "never" => {}
+                "after-capture" => t.revisit_after_capture = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `chain-revisits`"),
+                    "not never or after-capture",
+                    "write \"never\" (the default, B-16) or \"after-capture\"",
+                ),
+            }
+        }
+        if t.taboo_after_explosion
+            && t.explosions > 1
+            && let Some(e) = &def.turn.explosions
+        {
+            self.problem(
+                Code::Turn,
+                span_of(e),
+                "more than one explosion a turn, each leaving a taboo cell",
+                "two taboo cells",
+                "position text holds one taboo cell: allow one explosion, or set `taboo-after-explosion = false`",
+            );
+        }
+        t
+    }
+
+    /// A list of turn shapes (`move`, `move-then-stone`, `stone`).
+    pub(super) fn shapes(&mut self, list: &Spanned<Vec<Spanned<String>>>) -> Shapes {
+        let mut sh = Shapes {
+            moves: false,
+            move_then_stone: false,
+            stone_only: false,
+        };
+        for item in list.get_ref() {
+            match item.get_ref().as_str() {
+                "move" => sh.moves = true,
+                "move-then-stone" => sh.move_then_stone = true,
+                "stone" => sh.stone_only = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(item),
+                    format!("`{other}` is not a kind of turn"),
+                    "not a turn shape",
+                    "the kinds of turn are \"move\", \"move-then-stone\" and \"stone\"",
+                ),
+            }
+        }
+        if !(sh.moves || sh.move_then_stone || sh.stone_only) {
+            self.problem(
+                Code::Turn,
+                span_of(list),
+                "no kind of turn is left",
+                "empty",
+                "name at least one of \"move\", \"move-then-stone\", \"stone\"",
+            );
+        }
+        sh
+    }
+
+    pub(super) fn end(&mut self, def: &VariantDef, regions: &[String]) -> EndRules {
+        let mut setting = |v: &Option<Spanned<String>>, what: &str| match v
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), span_of(s)))
+        {
+            None | Some(("loses", _)) => true,
+            Some(("ignored", _)) => false,
+            Some((other, span)) => {
+                self.problem(
+                    Code::End,
+                    span,
+                    format!("`{other}` is not a setting of `{what}`"),
+                    "not loses or ignored",
+                    "write \"loses\" or \"ignored\"",
+                );
+                true
+            }
+        };
+        let no_pieces_loses = setting(&def.end.no_pieces, "no-pieces");
+        let immobilized_loses = setting(&def.end.immobilized, "immobilized");
+        let checkmate = self.verdict(def.end.checkmate.as_ref(), Verdict::Loses);
+        let stalemate = self.verdict(def.end.stalemate.as_ref(), Verdict::Draw);
+        let checks = def
+            .end
+            .checks
+            .as_ref()
+            .and_then(|c| self.checks_limit(def, c));
+        EndRules {
+            checks,
+            goals: self.goals(def, regions),
+            vanquished: self.vanquished(def),
+            no_pieces_loses,
+            immobilized_loses,
+            checkmate,
+            stalemate,
+        }
+    }
+
+    /// `[end] checks`: a count from 1 to 1000, in a game with royal pieces whose position
+    /// text carries the counts.
+    fn checks_limit(&mut self, def: &VariantDef, c: &Spanned<i64>) -> Option<u32> {
+        let n = *c.get_ref();
+        let in_range = (1..=1000).contains(&n);
+        if !in_range {
+            self.problem(
+                Code::End,
+                span_of(c),
+                format!("checks = {n}"),
+                "out of range",
+                "write how many checks win, from 1 to 1000 (three-check: 3)",
+            );
+        }
+        if !def.pieces.values().any(|p| p.royal) {
+            self.problem(
+                Code::End,
+                span_of(c),
+                "`checks` counts checks, and no piece is royal",
+                "nothing can be in check",
+                "mark the piece that can be checked with `royal = true`, or remove `checks`",
+            );
+        }
+        let carried = def
+            .notation
+            .fields
+            .as_ref()
+            .is_some_and(|f| f.get_ref().iter().any(|n| n == "checks"));
+        if !carried {
+            self.problem(
+                Code::End,
+                span_of(c),
+                "the checks given are not written in position text",
+                "position text would lose the count",
+                "add \"checks\" to [notation] fields, e.g. fields = [\"castling\", \"en-passant\", \"checks\", \"halfmove\", \"fullmove\"]",
+            );
+        }
+        u32::try_from(n).ok().filter(|_| in_range)
+    }
+
+    /// A verdict word (`loses`, `wins`, `draw`), `default` when absent.
+    fn verdict(&mut self, v: Option<&Spanned<String>>, default: Verdict) -> Option<Verdict> {
+        match v.map(|s| (s.get_ref().as_str(), span_of(s))) {
+            None => Some(default),
+            Some(("loses", _)) => Some(Verdict::Loses),
+            Some(("wins", _)) => Some(Verdict::Wins),
+            Some(("draw", _)) => Some(Verdict::Draw),
+            Some((other, span)) => {
+                self.problem(
+                    Code::End,
+                    span,
+                    format!("`{other}` is not a verdict"),
+                    "not loses, wins or draw",
+                    "write \"loses\", \"wins\" or \"draw\"",
+                );
+                None
+            }
+        }
+    }
+
+    /// The piece kinds named in `list`.
+    fn piece_kinds(&mut self, def: &VariantDef, list: &[Spanned<String>]) -> Vec<PieceKindId> {
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        self.kind_list(list, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect()
+    }
+
+    /// `[end] occupy` and every `[[goal]]`.
+    fn goals(&mut self, def: &VariantDef, regions: &[String]) -> Vec<Goal> {
+        let occupy = def
+            .end
+            .occupy
+            .as_ref()
+            .and_then(|o| self.region_ref(o, regions));
+        let mut goals = Vec::new();
+        let occupy_by = self.piece_kinds(def, &def.end.occupy_by);
+        if let Some(region) = occupy {
+            goals.push(Goal {
+                region,
+                by: occupy_by,
+                verdict: Verdict::Wins,
+            });
+        }
+        for g in &def.goal {
+            let region = self.region_ref(&g.region, regions);
+            let by = self.piece_kinds(def, &g.by);
+            let v = self.verdict(g.verdict.as_ref(), Verdict::Wins);
+            if let (Some(region), Some(verdict)) = (region, v) {
+                goals.push(Goal {
+                    region,
+                    by,
+                    verdict,
+                });
+            }
+        }
+        goals
+    }
+
+    /// `[end.vanquished]`.
+    fn vanquished(&mut self, def: &VariantDef) -> Option<Vanquished> {
+        let v = def.end.vanquished.as_ref()?;
+        let none_of = self.piece_kinds(def, &v.none_of);
+        let points_below = v.points_below.as_ref().and_then(|p| {
+            let n = *p.get_ref();
+            if (1..=1_000_000).contains(&n) {
+                u32::try_from(n).ok()
+            } else {
+                self.problem(
+                    Code::End,
+                    span_of(p),
+                    format!("points-below {n}"),
+                    "out of range",
+                    "write a number of points from 1",
+                );
+                None
+            }
+        });
+        let both = match v.both.as_ref().map(|b| (b.get_ref().as_str(), b)) {
+            None | Some(("mover-wins", _)) => BothVanquished::MoverWins,
+            Some(("mover-loses", _)) => BothVanquished::MoverLoses,
+            Some(("draw", _)) => BothVanquished::Draw,
+            Some((other, b)) => {
+                self.problem(
+                    Code::End,
+                    span_of(b),
+                    format!("`{other}` is not a setting of `both`"),
+                    "not a verdict",
+                    "write \"mover-wins\" (the default), \"mover-loses\" or \"draw\"",
+                );
+                BothVanquished::MoverWins
+            }
+        };
+        Some(Vanquished {
+            no_reserve: v.no_reserve,
+            none_of,
+            points_below,
+            no_neutrals: v.no_neutrals,
+            both,
+        })
+    }
+
+    /// `[reserve]`, `[clock]` and `[repetition]`.
+    pub(super) fn history_rules(
+        &mut self,
+        def: &VariantDef,
+    ) -> (Replaced, Clock, Option<Repetition>) {
+        let replaced = match def
+            .reserve
+            .replaced
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s))
+        {
+            None | Some(("out", _)) => Replaced::Out,
+            Some(("reserve", _)) => Replaced::Reserve,
+            Some((other, s)) => {
+                self.problem(
+                    Code::Reserve,
+                    span_of(s),
+                    format!("`{other}` is not a setting of `replaced`"),
+                    "not out or reserve",
+                    "write \"out\" (the replaced piece leaves the game) or \"reserve\" (it goes back to its side's reserve)",
+                );
+                Replaced::Out
+            }
+        };
+        let clock = self.clock(def);
+        let repetition = self.repetition(def);
+        (replaced, clock, repetition)
+    }
+
+    /// `[clock]`: what resets it, its limit and the verdict at the limit.
+    fn clock(&mut self, def: &VariantDef) -> Clock {
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let c = &def.clock;
+        let mut clock = Clock {
+            reset_on_capture: c.reset_on.is_none(),
+            ..Clock::default()
+        };
+        for e in c.reset_on.iter().flatten() {
+            match e.get_ref().as_str() {
+                "capture" => clock.reset_on_capture = true,
+                "change" => clock.reset_on_change = true,
+                other => self.problem(
+                    Code::Clock,
+                    span_of(e),
+                    format!("`{other}` is not an event that resets the clock"),
+                    "unknown event",
+                    "write \"capture\" or \"change\"; list piece kinds whose moves reset it in `reset-by`",
+                ),
+            }
+        }
+        clock.reset_by = self
+            .kind_list(&c.reset_by, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect();
+        match (&c.limit, &c.at_limit) {
+            (None, None) => {}
+            (Some(l), v) => {
+                let n = *l.get_ref();
+                if !(1..=i64::from(u32::MAX)).contains(&n) {
+                    self.problem(
+                        Code::Clock,
+                        span_of(l),
+                        format!("a clock limit of {n}"),
+                        "out of range",
+                        "write a number of turns from 1",
+                    );
+                }
+                let v = match v {
+                    Some(v) => self.end_verdict(v, false, Code::Clock),
+                    None => Some(EndVerdict::Draw),
+                };
+                if let Some(v) = v {
+                    clock.limit = Some((u32::try_from(n).unwrap_or(u32::MAX).max(1), v));
+                }
+            }
+            (None, Some(v)) => self.problem(
+                Code::Clock,
+                span_of(v),
+                "`at-limit` without a `limit`",
+                "no limit",
+                "add `limit = N` (turns without a reset) or remove this line",
+            ),
+        }
+        clock
+    }
+
+    /// A verdict of the clock or of repetition (`illegal` only where `illegal_ok`).
+    fn end_verdict(
+        &mut self,
+        s: &Spanned<String>,
+        illegal_ok: bool,
+        code: Code,
+    ) -> Option<EndVerdict> {
+        match s.get_ref().as_str() {
+            "draw" => Some(EndVerdict::Draw),
+            "mover-loses" => Some(EndVerdict::MoverLoses),
+            "illegal" if illegal_ok => Some(EndVerdict::Illegal),
+            other => {
+                self.problem(
+                    code,
+                    span_of(s),
+                    format!("`{other}` is not a verdict here"),
+                    "unknown verdict",
+                    if illegal_ok {
+                        "write \"illegal\", \"draw\" or \"mover-loses\""
+                    } else {
+                        "write \"draw\" or \"mover-loses\""
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    /// `[repetition]`.
+    fn repetition(&mut self, def: &VariantDef) -> Option<Repetition> {
+        let r = def.repetition.as_ref()?;
+        let n = *r.occurrence.get_ref();
+        let v = self.end_verdict(&r.verdict, true, Code::Repetition);
+        if !(2..=1000).contains(&n) {
+            self.problem(
+                Code::Repetition,
+                span_of(&r.occurrence),
+                format!("occurrence {n}"),
+                "out of range",
+                "a position repeats from its 2nd occurrence: write 2 (any repetition) up to 1000",
+            );
+            return None;
+        }
+        v.map(|verdict| Repetition {
+            occurrence: u32::try_from(n).unwrap_or(2),
+            verdict,
+        })
+    }
+
+    pub(super) fn fields(&mut self, def: &VariantDef, stones: bool) -> Vec<PositionField> {
+        let Some(f) = &def.notation.fields else {
+            return if stones {
+                vec![PositionField::Supplies, PositionField::Taboo]
+            } else {
+                Vec::new()
+            };
+        };
+        let mut out = Vec::new();
+        for name in f.get_ref() {
+            out.push(match name.as_str() {
+                "supplies" => PositionField::Supplies,
+                "taboo" => PositionField::Taboo,
+                "castling" => PositionField::Castling,
+                "en-passant" => PositionField::EnPassant,
+                "checks" => {
+                    if def.end.checks.is_none() {
+                        self.problem(
+                            Code::Notation,
+                            span_of(f),
+                            "the field `checks` without `[end] checks`",
+                            "no checks are counted",
+                            "add `checks = N` to [end] (a side that gives check N times wins), or remove the field",
+                        );
+                    }
+                    PositionField::Checks
+                }
+                "halfmove" => PositionField::Halfmove,
+                "fullmove" => PositionField::Fullmove,
+                other => {
+                    self.problem(
+                        Code::Notation,
+                        span_of(f),
+                        format!("unknown position field `{other}`"),
+                        "unknown field",
+                        "fields: supplies, taboo, castling, en-passant, checks, halfmove, fullmove",
+                    );
+                    continue;
+                }
+            });
+        }
+        out
+    }
+
+    pub(super) fn placement(
+        &mut self,
+        def: &VariantDef,
+        regions: &[String],
+        stones: &[String],
+    ) -> Placement {
+        let mut p = Placement::default();
+        for f in &def.placement.forbidden {
+            if let Some(r) = self.region_ref(f, regions) {
+                p.forbidden.push(r);
+            }
+        }
+        for o in &def.placement.only {
+            let r = self.region_ref(&o.region, regions);
+            let mut kinds = Vec::new();
+            for s in &o.stones {
+                match stones.iter().position(|k| k == s.get_ref()) {
+                    Some(i) => kinds.push(StoneKindId::new(i)),
+                    None => self.problem(
+                        Code::UnknownStone,
+                        span_of(s),
+                        format!("unknown stone kind `{}`", s.get_ref()),
+                        "not a stone",
+                        format!("known: {}", stones.join(", ")),
+                    ),
+                }
+            }
+            if let Some((w, r)) = r {
+                p.only.push((w, r, kinds));
+            }
+        }
+        p
+    }
+}
