@@ -303,6 +303,8 @@ pub struct Castling {
     pub free: Option<Flank>,
     /// The kind the partner must be, when declared.
     pub partner_kind: Option<PieceKindId>,
+    /// The kind that castles as the king (`king-kind`), when declared; else a royal piece.
+    pub king_kind: Option<PieceKindId>,
 }
 
 /// Which side of the king a free castling's partner stands on.
@@ -354,6 +356,13 @@ pub struct EndRules {
     pub stalemate: Option<Verdict>,
     /// A side that has given check this many times wins (`[end] checks`; three-check).
     pub checks: Option<u32>,
+    /// When the side that moves first reaches a goal, the other side plays one more turn, and
+    /// the game is drawn if that turn reaches a goal too (`[end] goal-answer = "draw"`; racing
+    /// kings). Goals of such a variant are all wins.
+    pub goal_answer: bool,
+    /// A side left without any piece of one of these kinds loses (`[end] extinction`;
+    /// extinction chess).
+    pub extinction: Vec<PieceKindId>,
 }
 
 /// The conditions under which a side is vanquished (all must hold).
@@ -416,6 +425,9 @@ pub struct TurnRules {
     /// Whether a chain may come back to a cell it passed once it has taken a piece since
     /// (instead of never, B-16). It still may not end on its origin.
     pub revisit_after_capture: bool,
+    /// Whether a turn that leaves an enemy royal piece attacked is illegal (`[turn]
+    /// giving-check = "forbidden"`; racing kings).
+    pub no_giving_check: bool,
 }
 
 /// Which kinds of turn a piece has: a plain move, a move then stones, stones without moving.
@@ -450,6 +462,7 @@ impl Default for TurnRules {
             most_captures: false,
             captured_leave_at_end: false,
             revisit_after_capture: false,
+            no_giving_check: false,
         }
     }
 }
@@ -674,6 +687,12 @@ impl Ruleset {
     /// declared, or for a free castling derived from the royal piece's cell. `None` when a
     /// free castling's royal piece is not on the partner's rank or not on the right side of
     /// it.
+    /// Whether a piece of kind `k` is the one castling `c` moves as its king: the declared
+    /// `king-kind`, else any royal piece.
+    pub fn castles_as_king(&self, c: &Castling, k: PieceKindId) -> bool {
+        c.king_kind.map_or_else(|| self.is_royal(k), |kk| kk == k)
+    }
+
     pub fn castling_cells(&self, c: &Castling, pos: &Position) -> Option<CastlingCells> {
         let Some(flank) = c.free else {
             return Some(CastlingCells {
@@ -685,7 +704,7 @@ impl Ruleset {
         let &(partner, partner_to) = c.partners.first()?;
         let (pcol, prow) = self.topo.layout(partner);
         let king = self.topo.cells().find(|&x| {
-            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.is_royal(k))
+            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.castles_as_king(c, k))
                 && self.topo.layout(x).1 == prow
         })?;
         let kcol = self.topo.layout(king).0;

@@ -261,3 +261,5 @@ broken!(
 );
 broken!(checks, ["end", "end", "end"]);
 broken!(checks_field, ["notation"]);
+broken!(race, ["turn", "end"]);
+broken!(extinction, ["unknown_piece", "unknown_piece"]);

@@ -222,6 +222,7 @@ const ROYAL: &[&str] = &[
     "chess960",
     "3check",
     "5check",
+    "racingkings",
     "xiangqi",
     "waterloo",
     "border-wars",

@@ -46,13 +46,29 @@ impl Loader<'_> {
                 );
                 continue;
             }
+            let before = out.len();
             if let Some(r) = &c.rights {
                 self.free_castling(def, c, r, side, t, &mut next_right, &mut out);
             } else {
                 self.fixed_castling(c, side, t, &mut next_right, &mut out);
             }
+            let king_kind = c
+                .king_kind
+                .as_ref()
+                .and_then(|k| self.one_piece_kind(def, k));
+            for cst in &mut out[before..] {
+                cst.king_kind = king_kind;
+            }
         }
         out
+    }
+
+    /// The piece kind one name names, or reports it.
+    fn one_piece_kind(&mut self, def: &VariantDef, k: &Spanned<String>) -> Option<PieceKindId> {
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        self.kind_list(std::slice::from_ref(k), &ids, "piece")
+            .first()
+            .map(|&i| PieceKindId::new(i))
     }
 
     /// Names a cell of a castling, or reports it.
@@ -126,6 +142,7 @@ impl Loader<'_> {
             right: u8::try_from(*next_right).unwrap_or(u8::MAX),
             free: None,
             partner_kind: None,
+            king_kind: None,
         });
         *next_right += 1;
     }
@@ -243,12 +260,10 @@ impl Loader<'_> {
             return;
         }
         self.no_fixed_keys(c);
-        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
-        let partner_kind = c.partner_kind.as_ref().and_then(|k| {
-            self.kind_list(std::slice::from_ref(k), &ids, "piece")
-                .first()
-                .map(|&i| PieceKindId::new(i))
-        });
+        let partner_kind = c
+            .partner_kind
+            .as_ref()
+            .and_then(|k| self.one_piece_kind(def, k));
         let Some(on) = &c.partners_on else {
             self.problem(
                 Code::Castling,
@@ -294,6 +309,7 @@ impl Loader<'_> {
                     right: u8::try_from(*next_right).unwrap_or(u8::MAX),
                     free: Some(flank),
                     partner_kind,
+                    king_kind: None,
                 });
             }
             *next_right += 1;

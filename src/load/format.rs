@@ -187,8 +187,13 @@ pub struct EndDef {
     pub checkmate: Option<Spanned<String>>,
     /// With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.
     pub stalemate: Option<Spanned<String>>,
+    /// A side left without any piece of one of these kinds loses.
+    #[serde(default)]
+    pub extinction: Vec<Spanned<String>>,
     /// A side that has given check this many times wins.
     pub checks: Option<Spanned<i64>>,
+    /// `none` (default) or `draw`: the first side's arrival in a goal answered by the other's.
+    pub goal_answer: Option<Spanned<String>>,
 }
 
 /// `[turn]`: judgement calls about the whole turn.
@@ -215,6 +220,8 @@ pub struct TurnDef {
     pub captured_leave: Option<Spanned<String>>,
     /// `never` (default) or `after-capture`: whether a chain may come back to a cell.
     pub chain_revisits: Option<Spanned<String>>,
+    /// `allowed` (default) or `forbidden`: whether a turn may give check.
+    pub giving_check: Option<Spanned<String>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.
@@ -253,6 +260,8 @@ pub struct CastlingDef {
     pub rights: Option<Spanned<String>>,
     /// The kind a free castling's partner must be.
     pub partner_kind: Option<Spanned<String>>,
+    /// The kind that castles as the king (default: the royal piece).
+    pub king_kind: Option<Spanned<String>>,
     /// The cells a free castling's partner may start from.
     pub partners_on: Option<Spanned<String>>,
     /// A free castling with the partner on the king's higher files: "KING-TO PARTNER-TO".

@@ -75,6 +75,11 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("chess960", include_str!("../../variants/chess960.toml")),
     ("3check", include_str!("../../variants/3check.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
+    ("extinction", include_str!("../../variants/extinction.toml")),
+    (
+        "racingkings",
+        include_str!("../../variants/racingkings.toml"),
+    ),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
     ("waterloo", include_str!("../../variants/waterloo.toml")),
     (

@@ -381,7 +381,7 @@ impl Loader<'_> {
                         span_of(s),
                         format!("unknown {what} kind `{}`", s.get_ref()),
                         format!("not a {what}"),
-                        format!("known: {}", known.join(", ")),
+                        crate::core::names::suggest(s.get_ref(), known.iter().map(String::as_str)),
                     );
                 }
             }

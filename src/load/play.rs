@@ -117,6 +117,19 @@ impl Loader<'_> {
                 ),
             }
         }
+        if let Some(c) = &def.turn.giving_check {
+            match c.get_ref().as_str() {
+                "allowed" => {}
+                "forbidden" => t.no_giving_check = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `giving-check`"),
+                    "not allowed or forbidden",
+                    "write \"allowed\" (the default) or \"forbidden\" (a turn may not leave an enemy royal piece attacked)",
+                ),
+            }
+        }
         if let Some(c) = &def.turn.chain_revisits {
             match c.get_ref().as_str() {
                 "never" => {}
@@ -205,9 +218,17 @@ impl Loader<'_> {
             .checks
             .as_ref()
             .and_then(|c| self.checks_limit(def, c));
+        let goals = self.goals(def, regions);
+        let goal_answer = def
+            .end
+            .goal_answer
+            .as_ref()
+            .is_some_and(|a| self.goal_answer(a, &goals));
         EndRules {
+            extinction: self.piece_kinds(def, &def.end.extinction),
             checks,
-            goals: self.goals(def, regions),
+            goal_answer,
+            goals,
             vanquished: self.vanquished(def),
             no_pieces_loses,
             immobilized_loses,
@@ -254,6 +275,35 @@ impl Loader<'_> {
             );
         }
         u32::try_from(n).ok().filter(|_| in_range)
+    }
+
+    /// `[end] goal-answer`: whether the first side's arrival in a goal is answered (`draw`);
+    /// the goals must exist and all be wins.
+    fn goal_answer(&mut self, a: &Spanned<String>, goals: &[Goal]) -> bool {
+        match a.get_ref().as_str() {
+            "none" => false,
+            "draw" if goals.is_empty() || goals.iter().any(|g| g.verdict != Verdict::Wins) => {
+                self.problem(
+                    Code::End,
+                    span_of(a),
+                    "`goal-answer` answers the arrival in a goal that wins",
+                    if goals.is_empty() { "no goal" } else { "a goal that does not win" },
+                    "declare the goal with `occupy` (or [[goal]] entries with verdict \"wins\"), or remove `goal-answer`",
+                );
+                false
+            }
+            "draw" => true,
+            other => {
+                self.problem(
+                    Code::End,
+                    span_of(a),
+                    format!("`{other}` is not a setting of `goal-answer`"),
+                    "not none or draw",
+                    "write \"none\" (the default) or \"draw\" (the other side answers, and reaching a goal with its answer draws)",
+                );
+                false
+            }
+        }
     }
 
     /// A verdict word (`loses`, `wins`, `draw`), `default` when absent.

@@ -477,6 +477,18 @@ const END: &[Key] = &[
         false,
         "A side that has given check this many times wins (three-check: 3). Position text must carry the count: add `checks` to `[notation] fields`.",
     ),
+    (
+        "extinction",
+        Shape::Strs,
+        false,
+        "Piece kinds: a side left without any piece of one of them (on the board or in its reserve) loses (extinction chess: all six).",
+    ),
+    (
+        "goal-answer",
+        Shape::Str,
+        false,
+        "`none` (default) or `draw`: with `draw`, when the side that moves first reaches a goal the other side plays one more turn, and reaching a goal with it draws (racing kings). The goals must all be wins.",
+    ),
 ];
 const TURN: &[Key] = &[
     (
@@ -527,6 +539,12 @@ const TURN: &[Key] = &[
         false,
         "`never` (default) or `after-capture`: whether a chain may come back to a cell.",
     ),
+    (
+        "giving-check",
+        Shape::Str,
+        false,
+        "`allowed` (default) or `forbidden`: `forbidden` makes every turn that leaves an enemy royal piece attacked illegal (racing kings).",
+    ),
 ];
 const NOTATION: &[Key] = &[(
     "fields",
@@ -575,6 +593,12 @@ const CASTLING: &[Key] = &[
         Shape::Str,
         false,
         "The kind a free castling's partner must be.",
+    ),
+    (
+        "king-kind",
+        Shape::Str,
+        false,
+        "The kind that castles as the king, when it is not royal (extinction chess: `king`); by default the side's royal piece.",
     ),
     (
         "partners-on",

@@ -80,7 +80,7 @@ pub fn apply_turn(
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
     let side = pos.side;
-    let mover_is_royal = matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
+    let mover = pos.at(t.from).as_piece().map(|(_, k)| k);
     let clock = &rules.clock;
     let mut reset_clock = (clock.reset_on_capture && !t.captures.is_empty())
         || (clock.reset_on_change && t.promote.is_some());
@@ -120,7 +120,7 @@ pub fn apply_turn(
         }
     }
     if pos.castling != 0 {
-        end_castling_rights(rules, pos, t, mover_is_royal);
+        end_castling_rights(rules, pos, t, mover);
     }
     // Counters are kept only by variants whose position text carries them.
     if rules.fields.contains(&PositionField::Halfmove) || rules.clock.limit.is_some() {
@@ -198,7 +198,7 @@ fn end_castling_rights(
     rules: &Ruleset,
     pos: &mut Position,
     t: &TurnView<'_>,
-    mover_is_royal: bool,
+    mover: Option<crate::core::PieceKindId>,
 ) {
     let side = pos.side;
     let touched = |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
@@ -207,7 +207,7 @@ fn end_castling_rights(
         // rights of its side.
         let king_moved = match c.free {
             None => touched(c.king.0),
-            Some(_) => mover_is_royal && side == c.side,
+            Some(_) => mover.is_some_and(|k| rules.castles_as_king(c, k)) && side == c.side,
         };
         if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
             pos.castling &= !(1 << c.right);

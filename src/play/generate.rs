@@ -12,7 +12,9 @@ use crate::vm::{Machine, Options, StoneEffect};
 
 use super::apply::{apply_turn, move_pieces};
 use super::check::ep_victim;
-use super::outcome::{Outcome, Reason, no_turn, static_outcome_given};
+use super::outcome::{
+    Outcome, Reason, answer_pending, no_turn, reached_goal, static_outcome_given,
+};
 use super::placement::{PlaceEffect, placements};
 use super::turn::{Step, TurnView};
 
@@ -523,8 +525,7 @@ impl Core {
                 derived = c;
                 (derived.king, &derived.empty, &derived.safe)
             };
-            let king_ok =
-                matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.is_royal(k));
+            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.castles_as_king(cst, k));
             let rook_ok = cst.partners.iter().all(|&(a, _)| {
                 matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
             });
@@ -1195,7 +1196,48 @@ impl Generator {
                 reason: Reason::Clock(limit),
             });
         }
+        if let Some((i, k)) = answer_pending(rules, pos) {
+            let won = Outcome {
+                winner: Some(pos.side.opponent()),
+                reason: Reason::Occupied(i, k),
+            };
+            return self.answer(rules, pos, won, f);
+        }
         self.turns_prioritised(rules, pos, f)
+    }
+
+    /// The answer to the first side's arrival in a goal (`[end] goal-answer`): every turn of
+    /// the side to move when one of them reaches a goal too (the game goes on for one turn);
+    /// else `won`, the first side's win.
+    fn answer(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        won: Outcome,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        // Every turn is listed (none only counted), then looked at.
+        let counting = (self.core.count_only, self.core.counting);
+        (self.core.count_only, self.core.counting) = (false, false);
+        let mut turns = Vec::new();
+        let listed = self.turns_prioritised(rules, pos, |t| turns.push(t.to_turn()));
+        (self.core.count_only, self.core.counting) = counting;
+        if listed.is_err() {
+            return Err(won);
+        }
+        let mut after = Position::default();
+        let reaches = turns.iter().any(|t| {
+            after.clone_from(pos);
+            apply_turn(rules, &mut after, &TurnView::of(t), |_, _, _| {});
+            reached_goal(rules, &after, pos.side).is_some()
+        });
+        if !reaches {
+            return Err(won);
+        }
+        for t in &turns {
+            f(&TurnView::of(t));
+        }
+        Ok(turns.len())
     }
 
     /// Every legal turn, with the priorities between turns (`[turn] compulsory`,
@@ -1343,7 +1385,11 @@ impl Generator {
             .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
         // Neutral pieces that give check are found only by the general test: every turn is
         // played and tested (the shortcuts know only the sides' own pieces).
-        let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
+        // So are turns that may not give check: each is played and both sides' royal pieces
+        // tested.
+        let reference = *exhaustive
+            || rules.neutral.as_ref().is_some_and(|n| n.gives_check)
+            || rules.turn.no_giving_check;
         let bounded = !in_check
             && !reference
             && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
@@ -1471,7 +1517,7 @@ impl Safety<'_> {
         } else {
             apply_turn(rules, self.after, t, |_, _, _| {});
         }
-        match t.to {
+        let safe = match t.to {
             // A movement brings no enemy piece onto a cell: the enemies stand among `foes`
             // still, or are gone.
             Some(to) if moved_only => self.royals.iter().all(|&r| {
@@ -1485,7 +1531,10 @@ impl Safety<'_> {
                 .check
                 .royals_safe_among(rules, self.after, side, self.foes),
             _ => self.check.royals_safe(rules, self.after, side),
-        }
+        };
+        // `giving-check = "forbidden"`: the enemy royal pieces must be safe too.
+        safe && (!rules.turn.no_giving_check
+            || self.check.royals_safe(rules, self.after, side.opponent()))
     }
 }
 

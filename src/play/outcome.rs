@@ -4,7 +4,7 @@
 use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::{BothVanquished, Ruleset, Verdict};
+use crate::rules::{BothVanquished, Goal, Ruleset, Verdict};
 
 use super::placement::region_side;
 
@@ -38,6 +38,10 @@ pub enum Reason {
     Vanquished,
     /// The winner gave check this many times (`[end] checks`).
     Checks(u32),
+    /// Both sides reached a goal, the second with its answer (`[end] goal-answer`).
+    BothReached,
+    /// The loser has no piece of this kind left (`[end] extinction`).
+    Extinct(PieceKindId),
 }
 
 /// The end of a game.
@@ -105,6 +109,14 @@ impl Reason {
             Reason::Vanquished => "vanquished".into(),
             Reason::Checks(1) => "gave check".into(),
             Reason::Checks(n) => format!("gave check {n} times"),
+            Reason::BothReached => "both sides reached a goal".into(),
+            Reason::Extinct(k) => format!(
+                "no {} left",
+                rules
+                    .pieces
+                    .get(k.index())
+                    .map_or("piece", |p| p.name.as_str())
+            ),
         }
     }
 }
@@ -134,6 +146,48 @@ pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
         Verdict::Draw => None,
     };
     Outcome { winner, reason }
+}
+
+/// Whether `side` has a piece of kind `k` on the board or in its reserve.
+fn has_kind(rules: &Ruleset, pos: &Position, side: Side, k: PieceKindId) -> bool {
+    pos.cells.iter().any(|o| o.as_piece() == Some((side, k)))
+        || (rules.pieces[k.index()].reserve.is_some()
+            && pos.supplies[side]
+                .get(rules.hand_slot(k))
+                .is_some_and(|&n| n > 0))
+}
+
+/// The kind of a piece of `side` standing in `goal`'s region, if one the goal counts does.
+fn arrival(rules: &Ruleset, pos: &Position, side: Side, goal: &Goal) -> Option<PieceKindId> {
+    let (w, r) = goal.region;
+    let region = &rules.regions[r.index()].cells[region_side(side, w)];
+    region.iter().find_map(|c| match pos.at(c).as_piece() {
+        Some((s, k)) if s == side && (goal.by.is_empty() || goal.by.contains(&k)) => Some(k),
+        _ => None,
+    })
+}
+
+/// The first goal `side` has reached (its index and the arriving kind), if any.
+pub(crate) fn reached_goal(
+    rules: &Ruleset,
+    pos: &Position,
+    side: Side,
+) -> Option<(usize, PieceKindId)> {
+    rules
+        .end
+        .goals
+        .iter()
+        .enumerate()
+        .find_map(|(i, g)| arrival(rules, pos, side, g).map(|k| (i, k)))
+}
+
+/// With `[end] goal-answer`: the first side's arrival (its goal and kind) when the second
+/// side is to answer it.
+pub(crate) fn answer_pending(rules: &Ruleset, pos: &Position) -> Option<(usize, PieceKindId)> {
+    if !rules.end.goal_answer || pos.side != Side::Black {
+        return None;
+    }
+    reached_goal(rules, pos, Side::White)
 }
 
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
@@ -167,14 +221,9 @@ fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
     has
 }
 
-/// [`static_outcome`], told which sides have a royal piece on the board (`royal_sides`, read
-/// only when the rules have royal pieces) and which sides have a piece at all (`pieces`).
-pub(crate) fn static_outcome_given(
-    rules: &Ruleset,
-    pos: &Position,
-    royal_sides: BySide<bool>,
-    pieces: BySide<bool>,
-) -> Option<Outcome> {
+/// The outcome by what is counted: checks given (`[end] checks`) and kinds died out
+/// (`[end] extinction`).
+fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mover = pos.side.opponent();
     if let Some(n) = rules.end.checks {
         // Only the side that just moved can have given its last check.
@@ -187,16 +236,64 @@ pub(crate) fn static_outcome_given(
             }
         }
     }
+    // Extinction: the side that just moved first (its own last piece of a kind may have
+    // changed kind).
     for side in [mover, pos.side] {
-        for (i, goal) in rules.end.goals.iter().enumerate() {
-            let (w, r) = goal.region;
-            let region = &rules.regions[r.index()].cells[region_side(side, w)];
-            let arrived = region.iter().find_map(|c| match pos.at(c).as_piece() {
-                Some((s, k)) if s == side && (goal.by.is_empty() || goal.by.contains(&k)) => {
-                    Some(k)
-                }
-                _ => None,
+        if let Some(&k) = rules
+            .end
+            .extinction
+            .iter()
+            .find(|&&k| !has_kind(rules, pos, side, k))
+        {
+            return Some(Outcome {
+                winner: Some(side.opponent()),
+                reason: Reason::Extinct(k),
             });
+        }
+    }
+    None
+}
+
+/// With `[end] goal-answer`: the outcome once the second side has answered the first side's
+/// arrival in a goal (the generator plays the answer out, see [`answer_pending`]).
+fn answered_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
+    if !rules.end.goal_answer {
+        return None;
+    }
+    let first = reached_goal(rules, pos, Side::White);
+    let second = reached_goal(rules, pos, Side::Black);
+    match (pos.side, first, second) {
+        (Side::White, Some(_), Some(_)) => Some(Outcome {
+            winner: None,
+            reason: Reason::BothReached,
+        }),
+        (Side::White, Some((i, k)), None) => Some(Outcome {
+            winner: Some(Side::White),
+            reason: Reason::Occupied(i, k),
+        }),
+        _ => None,
+    }
+}
+
+/// [`static_outcome`], told which sides have a royal piece on the board (`royal_sides`, read
+/// only when the rules have royal pieces) and which sides have a piece at all (`pieces`).
+pub(crate) fn static_outcome_given(
+    rules: &Ruleset,
+    pos: &Position,
+    royal_sides: BySide<bool>,
+    pieces: BySide<bool>,
+) -> Option<Outcome> {
+    let mover = pos.side.opponent();
+    if let Some(o) = counted_outcome(rules, pos).or_else(|| answered_outcome(rules, pos)) {
+        return Some(o);
+    }
+    for side in [mover, pos.side] {
+        // An arrival of the first side waiting for the answer decides nothing yet.
+        if rules.end.goal_answer && side == Side::White {
+            continue;
+        }
+        for (i, goal) in rules.end.goals.iter().enumerate() {
+            let arrived = arrival(rules, pos, side, goal);
             if let Some(k) = arrived {
                 return Some(Outcome {
                     winner: match goal.verdict {

@@ -612,10 +612,13 @@ fn castling_missing(
                 "the castling right `{ch}` needs a {side} royal piece on the rank of its partner, with the partner on the castling's side of it"
             ));
         };
-        let king_ok = matches!(pos.at(cells.king).as_piece(), Some((s, k)) if s == c.side && rules.is_royal(k));
+        let king_ok = matches!(pos.at(cells.king).as_piece(), Some((s, k)) if s == c.side && rules.castles_as_king(c, k));
         if !king_ok {
+            let king = c
+                .king_kind
+                .map_or("royal piece", |k| rules.pieces[k.index()].name.as_str());
             return Some(format!(
-                "the castling right `{ch}` needs a {side} royal piece on {}",
+                "the castling right `{ch}` needs a {side} {king} on {}",
                 topo.name(cells.king)
             ));
         }

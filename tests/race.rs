@@ -1,0 +1,100 @@
+//! `[turn] giving-check = "forbidden"` and `[end] goal-answer = "draw"` (racing kings) on a
+//! small variant of their own (`tests/variants/race.toml`: a King and a Rook each race to the
+//! fifth rank). The bundled racing kings is checked against Fairy-Stockfish's perft in
+//! `tests/perft/racingkings.perft`.
+
+use bulwark::play::{Game, Outcome, Reason};
+use bulwark::{Ruleset, Side, text};
+
+const RACE: &str = include_str!("variants/race.toml");
+
+fn rules_from(source: &str) -> Ruleset {
+    Ruleset::from_source("race.toml", source).unwrap()
+}
+
+fn moves(rules: &Ruleset, pos: &str) -> Vec<String> {
+    let mut g = Game::new(rules, text::parse_position(rules, pos).unwrap()).unwrap();
+    // No turns when the game is over.
+    let turns = g.legal_turns().unwrap_or_default();
+    turns.iter().map(|t| text::turn_text(rules, t)).collect()
+}
+
+fn after(rules: &Ruleset, pos: &str, history: &[&str]) -> Option<Outcome> {
+    let mut g = Game::new(rules, text::parse_position(rules, pos).unwrap()).unwrap();
+    for mv in history {
+        let t = text::parse_turn(&mut g, mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        g.play(&t);
+    }
+    g.outcome()
+}
+
+#[test]
+fn a_turn_that_gives_check_is_illegal_when_giving_check_is_forbidden() {
+    let rules = rules_from(RACE);
+    let listed = moves(&rules, "5/4k/5/5/K1R2 w");
+    // c1-c4 and c1-e1 would attack the King on e4.
+    for checking in ["c1-c4", "c1-e1"] {
+        assert!(
+            !listed.contains(&checking.to_string()),
+            "{checking}: {listed:?}"
+        );
+    }
+    assert!(listed.contains(&"c1-c3".to_string()), "{listed:?}");
+    // The same board with checks allowed has both.
+    let allowed =
+        rules_from(&RACE.replace("giving-check = \"forbidden\"", "giving-check = \"allowed\""));
+    let listed = moves(&allowed, "5/4k/5/5/K1R2 w");
+    for checking in ["c1-c4", "c1-e1"] {
+        assert!(
+            listed.contains(&checking.to_string()),
+            "{checking}: {listed:?}"
+        );
+    }
+}
+
+#[test]
+fn the_first_arrival_is_answered_and_arriving_too_draws() {
+    let rules = rules_from(RACE);
+    let start = "5/k1K2/5/5/5 w";
+    // White arrives; Black may answer with every turn it has (the game is not over yet).
+    assert_eq!(after(&rules, start, &["c4-c5"]), None);
+    // (b4 and b5 stand next to the White King.)
+    let mut answers = moves(&rules, "2K2/k4/5/5/5 b");
+    answers.sort();
+    assert_eq!(answers, ["a4-a3", "a4-a5", "a4-b3"]);
+    assert_eq!(
+        after(&rules, start, &["c4-c5", "a4-a5"]),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::BothReached,
+        })
+    );
+    // An answer that does not arrive leaves White the winner.
+    assert_eq!(
+        after(&rules, start, &["c4-c5", "a4-a3"]).map(|o| o.winner),
+        Some(Some(Side::White))
+    );
+}
+
+#[test]
+fn an_arrival_that_cannot_be_answered_wins_at_once() {
+    let rules = rules_from(RACE);
+    let o = after(&rules, "5/2K2/5/k4/5 w", &["c4-c5"]).expect("over");
+    assert_eq!(o.winner, Some(Side::White));
+    assert!(matches!(o.reason, Reason::Occupied(..)), "{o:?}");
+    assert!(moves(&rules, "2K2/5/5/k4/5 b").is_empty());
+}
+
+#[test]
+fn the_second_side_arriving_first_wins_at_once() {
+    let rules = rules_from(RACE);
+    let o = after(&rules, "5/k4/5/2K2/5 b", &["a4-a5"]).expect("over");
+    assert_eq!(o.winner, Some(Side::Black));
+}
+
+#[test]
+fn without_the_answer_the_first_arrival_wins_at_once() {
+    let rules = rules_from(&RACE.replace("goal-answer = \"draw\"", "goal-answer = \"none\""));
+    let o = after(&rules, "5/k1K2/5/5/5 w", &["c4-c5"]).expect("over");
+    assert_eq!(o.winner, Some(Side::White));
+}
