@@ -73,6 +73,9 @@ pub struct PieceKind {
     /// Its two-cell moves along any straight line (diagonals included) leave an en-passant
     /// cell, not only those along its file.
     pub en_passant_any_line: bool,
+    /// Its two-cell moves leave an en-passant cell only when the cell passed lies in this
+    /// region (`en-passant-in`); `None`: wherever it lies.
+    pub en_passant_in: Option<(Whose, RegionId)>,
     /// Its changes of kind on events (promotion is one: reaching a region).
     pub changes: Vec<Change>,
     /// How many pieces of this kind each side starts with off the board, when the kind is
@@ -563,6 +566,9 @@ pub struct Ruleset {
     pub description: String,
     /// The sides' names in text output (`[game] sides`; default white, black).
     pub side_names: [String; 2],
+    /// The sides that play without a royal piece in a game that has royal pieces (`[game]
+    /// without-royal`; horde): never in check, and ended by the other rules.
+    pub without_royal: BySide<bool>,
     /// The board.
     pub topo: Topology,
     /// How its cells are coloured.

@@ -263,3 +263,4 @@ broken!(checks, ["end", "end", "end"]);
 broken!(checks_field, ["notation"]);
 broken!(race, ["turn", "end"]);
 broken!(extinction, ["unknown_piece", "unknown_piece"]);
+broken!(without_royal, ["board", "en_passant"]);

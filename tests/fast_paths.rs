@@ -223,6 +223,7 @@ const ROYAL: &[&str] = &[
     "3check",
     "5check",
     "racingkings",
+    "horde",
     "xiangqi",
     "waterloo",
     "border-wars",

@@ -65,7 +65,7 @@ codes! {
     Reserve => "reserve": "A reserve count out of range, or an unknown `[reserve]` setting.",
     Clock => "clock": "A `[clock]` reset, limit or verdict that is not known or out of range.",
     Repetition => "repetition": "A `[repetition]` occurrence or verdict that is not known or out of range.",
-    EnPassant => "en_passant": "An `en-passant-lines` that is not known, or on a piece without `en-passant`.",
+    EnPassant => "en_passant": "An `en-passant-lines` that is not known, or it or `en-passant-in` on a piece without `en-passant`.",
     UnknownPiece => "unknown_piece": "A piece kind named but not declared.",
     UnknownOccupant => "unknown_occupant": "A filter name that is no piece, stone or class.",
     UnknownDirection => "unknown_direction": "A direction that is not built in or declared.",

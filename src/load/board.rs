@@ -3,7 +3,7 @@
 
 use super::{
     BoardDef, BoardLines, BySide, CellSet, ClassedSet, Code, Colouring, Drawing, Loader, Region,
-    RegionId, Spanned, Topology, VariantDef, Whose, compile, span_of,
+    RegionId, Side, Spanned, Topology, VariantDef, Whose, compile, span_of,
 };
 
 impl Loader<'_> {
@@ -121,6 +121,37 @@ impl Loader<'_> {
             return default;
         }
         [names[0].clone(), names[1].clone()]
+    }
+
+    /// `[game] without-royal`: the sides that play without a royal piece.
+    pub(super) fn without_royal(&mut self, def: &VariantDef) -> BySide<bool> {
+        let mut out = BySide::new(false, false);
+        for s in &def.game.without_royal {
+            match s.get_ref().as_str() {
+                "white" => out[Side::White] = true,
+                "black" => out[Side::Black] = true,
+                other => self.problem(
+                    Code::Board,
+                    span_of(s),
+                    format!("`{other}` is not a side"),
+                    "not white or black",
+                    "write \"white\" (the first player) or \"black\"",
+                ),
+            }
+        }
+        if out[Side::White]
+            && out[Side::Black]
+            && let Some(s) = def.game.without_royal.last()
+        {
+            self.problem(
+                Code::Board,
+                span_of(s),
+                "both sides without a royal piece",
+                "no side left with one",
+                "name at most one side; a game where neither side has one declares no piece `royal`",
+            );
+        }
+        out
     }
 
     /// How pictures draw the board (`drawing`, default squares).

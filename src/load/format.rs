@@ -284,6 +284,9 @@ pub struct GameDef {
     pub description: String,
     /// The sides' names in text output (first player first), e.g. `["blue", "red"]`.
     pub sides: Option<Spanned<Vec<Spanned<String>>>>,
+    /// The sides (`white`, `black`) that play without a royal piece.
+    #[serde(default)]
+    pub without_royal: Vec<Spanned<String>>,
 }
 
 /// `[board]`.
@@ -374,6 +377,8 @@ pub struct PieceDef {
     pub en_passant: bool,
     /// `file` (default) or `any`: which two-cell straight moves leave an en-passant cell.
     pub en_passant_lines: Option<Spanned<String>>,
+    /// The own region the cell passed by a two-cell move must lie in for en passant.
+    pub en_passant_in: Option<Spanned<String>>,
     /// The own region where it must promote.
     pub promotes_in: Option<Spanned<String>>,
     /// Piece kinds it may promote to.

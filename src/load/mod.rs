@@ -76,6 +76,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("3check", include_str!("../../variants/3check.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
+    ("horde", include_str!("../../variants/horde.toml")),
     (
         "racingkings",
         include_str!("../../variants/racingkings.toml"),
@@ -546,6 +547,7 @@ impl Loader<'_> {
         let castlings = self.castlings(&def, &topo);
         let drops = self.drops(&def, &pieces, &region_ids);
         let neutral = self.neutral(&def, &topo, &directions, &mut links, &stones);
+        let (side_names, without_royal) = (self.side_names(&def), self.without_royal(&def));
         if self.has_errors() {
             return None;
         }
@@ -554,7 +556,8 @@ impl Loader<'_> {
             piece_shapes: self.piece_shapes(&def, turn.shapes),
             extends: None,
             warnings: Vec::new(),
-            side_names: self.side_names(&def),
+            side_names,
+            without_royal,
             name: def.game.name.get_ref().clone(),
             description: def.game.description.trim().to_string(),
             topo,

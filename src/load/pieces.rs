@@ -282,6 +282,7 @@ impl Loader<'_> {
                     royal: p.royal,
                     en_passant: p.en_passant,
                     en_passant_any_line: self.en_passant_lines(p),
+                    en_passant_in: None,
                     changes: Vec::new(),
                     reserve: None,
                     value: None,
@@ -450,6 +451,18 @@ impl Loader<'_> {
                 .takes_reserve_in
                 .as_ref()
                 .and_then(|r| self.region_ref(r, regions));
+            let en_passant_in = pd.en_passant_in.as_ref().and_then(|r| {
+                if !pd.en_passant {
+                    self.problem(
+                        Code::EnPassant,
+                        span_of(r),
+                        "`en-passant-in` on a piece that does not take part in en passant",
+                        "no `en-passant = true` on this piece",
+                        "add `en-passant = true` to the piece, or remove this line",
+                    );
+                }
+                self.region_ref(r, regions)
+            });
             let picture = pd.picture.as_ref().and_then(|s| {
                 let found = Picture::named(s.get_ref());
                 if found.is_none() {
@@ -470,6 +483,7 @@ impl Loader<'_> {
                 pk.picture = picture;
                 pk.captures_to_reserve = to_reserve;
                 pk.takes_reserve_in = takes;
+                pk.en_passant_in = en_passant_in;
                 pk.value = pd
                     .value
                     .as_ref()

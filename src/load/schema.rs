@@ -41,6 +41,12 @@ const GAME: &[Key] = &[
         false,
         "The sides' names in text output (first player first), e.g. [\"blue\", \"red\"].",
     ),
+    (
+        "without-royal",
+        Shape::Strs,
+        false,
+        "Sides (`white`, `black`) that play without a royal piece in a game with royal pieces: never in check, ended by the other rules (horde: [\"white\"]).",
+    ),
 ];
 const BOARD: &[Key] = &[
     (
@@ -192,6 +198,12 @@ const PIECE: &[Key] = &[
         Shape::Str,
         false,
         "`file` (default) or `any`: which two-cell straight moves leave an en-passant cell.",
+    ),
+    (
+        "en-passant-in",
+        Shape::Str,
+        false,
+        "An own region: a two-cell move leaves an en-passant cell only when the cell it passes lies in it (horde: the third rank, so that a double step from the first rank cannot be taken).",
     ),
     (
         "promotes-in",

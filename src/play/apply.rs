@@ -185,9 +185,12 @@ fn after_moving(
     // passant.
     let topo = &rules.topo;
     let ep = topo.between(t.from, to).filter(|&m| {
-        kind.en_passant_any_line
+        (kind.en_passant_any_line
             || topo.ahead(t.from, side, 1) == Some(m)
-            || topo.ahead(t.from, side, -1) == Some(m)
+            || topo.ahead(t.from, side, -1) == Some(m))
+            && kind.en_passant_in.is_none_or(|(w, r)| {
+                rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(m)
+            })
     });
     let victim = (kind.en_passant_any_line && ep.is_some()).then_some(to);
     (ep, victim)

@@ -45,13 +45,18 @@ impl Unplayable {
                 rules.stones.len() + rules.pieces.len()
             ),
             Unplayable::RoyalCount { side, at } => format!(
-                "{side} has {} royal pieces{}; a position needs exactly one",
+                "{side} has {} royal pieces{}; a position needs exactly {}",
                 at.len(),
                 if at.is_empty() {
                     String::new()
                 } else {
                     let names: Vec<String> = at.iter().map(|&c| rules.topo.name(c)).collect();
                     format!(" (on {})", names.join(", "))
+                },
+                if rules.without_royal[*side] {
+                    "none (it plays without one)"
+                } else {
+                    "one"
                 }
             ),
             Unplayable::OpponentInCheck { to_move } => format!(
@@ -89,7 +94,9 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
                 .cells()
                 .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.is_royal(k)))
                 .collect();
-            if at.len() != 1 {
+            // One a side, none for a side that plays without (`without-royal`).
+            let wanted = usize::from(!rules.without_royal[side]);
+            if at.len() != wanted {
                 return Err(Unplayable::RoyalCount { side, at });
             }
         }

@@ -322,7 +322,8 @@ pub(crate) fn static_outcome_given(
     }
     if rules.has_royals {
         for side in [pos.side, mover] {
-            if !royal_sides[side] {
+            // A side that plays without a royal piece never loses one.
+            if !royal_sides[side] && !rules.without_royal[side] {
                 return Some(Outcome {
                     winner: Some(side.opponent()),
                     reason: Reason::RoyalCaptured,
