@@ -176,6 +176,17 @@ pub struct Neutral {
     pub gives_check: bool,
 }
 
+/// Captures that explode (`[blast]`, atomic chess): a capture removes the capturing piece and
+/// every piece one step around the destination, of either side, except the immune kinds
+/// (which leave only when they capture or are captured).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blast {
+    /// The vectors (link ids) of the cells around the destination that the blast reaches.
+    pub around: Vec<u16>,
+    /// Kinds that a blast around them spares.
+    pub immune: Vec<PieceKindId>,
+}
+
 /// Drops: a turn that places a piece from the hand (`[drops]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Drops {
@@ -643,6 +654,8 @@ pub struct Ruleset {
     pub drops: Option<Drops>,
     /// Neutral pieces, when the variant has them.
     pub neutral: Option<Neutral>,
+    /// Exploding captures, when the variant has them.
+    pub blast: Option<Blast>,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -693,6 +706,18 @@ impl Ruleset {
     /// declared, or for a free castling derived from the royal piece's cell. `None` when a
     /// free castling's royal piece is not on the partner's rank or not on the right side of
     /// it.
+    /// The cells a capture landing on `to` blows up besides `to` itself (`[blast]`; none
+    /// without it), each once.
+    pub fn blast_around(&self, to: Cell) -> impl Iterator<Item = Cell> + '_ {
+        let around = self.blast.as_ref().map_or(&[][..], |b| &b.around[..]);
+        around.iter().enumerate().filter_map(move |(i, &v)| {
+            let c = self.links.link(v, to);
+            (c != crate::board::NO_CELL
+                && !around[..i].iter().any(|&w| self.links.link(w, to) == c))
+            .then_some(c)
+        })
+    }
+
     /// Whether a piece of kind `k` is the one castling `c` moves as its king: the declared
     /// `king-kind`, else any royal piece.
     pub fn castles_as_king(&self, c: &Castling, k: PieceKindId) -> bool {

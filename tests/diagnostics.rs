@@ -264,3 +264,4 @@ broken!(checks_field, ["notation"]);
 broken!(race, ["turn", "end"]);
 broken!(extinction, ["unknown_piece", "unknown_piece"]);
 broken!(without_royal, ["board", "en_passant"]);
+broken!(blast, ["unknown_direction", "unknown_piece"]);

@@ -2,8 +2,11 @@
 //! (`tests/variants/horde-small.toml`). The bundled horde is checked against Fairy-Stockfish's
 //! perft in `tests/perft/horde.perft`.
 
-use bulwark::play::{Game, Reason};
+mod games;
+
+use bulwark::play::Reason;
 use bulwark::{Ruleset, Side, text};
+use games::{game, moves, play};
 
 fn rules() -> Ruleset {
     Ruleset::from_source(
@@ -11,20 +14,6 @@ fn rules() -> Ruleset {
         include_str!("variants/horde-small.toml"),
     )
     .unwrap()
-}
-
-fn game<'r>(rules: &'r Ruleset, pos: &str) -> Game<'r> {
-    Game::new(rules, text::parse_position(rules, pos).unwrap()).unwrap()
-}
-
-fn play(g: &mut Game<'_>, mv: &str) {
-    let t = text::parse_turn(g, mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
-    g.play(&t);
-}
-
-fn moves(g: &mut Game<'_>) -> Vec<String> {
-    let turns = g.legal_turns().unwrap_or_default();
-    turns.iter().map(|t| text::turn_text(g.rules, t)).collect()
 }
 
 #[test]

@@ -60,6 +60,18 @@ pub struct VariantDef {
     pub goal: Vec<GoalDef>,
     pub drops: Option<DropsDef>,
     pub neutral: Option<NeutralDef>,
+    pub blast: Option<BlastDef>,
+}
+
+/// `[blast]`: captures that explode.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BlastDef {
+    /// Direction names: the cells one such step from the destination blow up.
+    pub around: Spanned<Vec<Spanned<String>>>,
+    /// Kinds that a blast around them spares.
+    #[serde(default)]
+    pub immune: Vec<Spanned<String>>,
 }
 
 /// `[neutral]`: neutral pieces and what makes influence over them.

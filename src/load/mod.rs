@@ -29,10 +29,10 @@ use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::dsl;
 use crate::position::Position;
 use crate::rules::{
-    BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops, EndRules,
-    EndVerdict, Flank, Goal, Identity, MAX_RESERVE, Neutral, Picture, PieceKind, Placement,
-    PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind, Trigger, TurnRules,
-    Vanquished, Verdict, Whose,
+    Blast, BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops,
+    EndRules, EndVerdict, Flank, Goal, Identity, MAX_RESERVE, Neutral, Picture, PieceKind,
+    Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind, Trigger,
+    TurnRules, Vanquished, Verdict, Whose,
 };
 use crate::text;
 
@@ -74,6 +74,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("chess", include_str!("../../variants/chess.toml")),
     ("chess960", include_str!("../../variants/chess960.toml")),
     ("3check", include_str!("../../variants/3check.toml")),
+    ("atomic", include_str!("../../variants/atomic.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
     ("horde", include_str!("../../variants/horde.toml")),
@@ -503,12 +504,7 @@ impl Loader<'_> {
         let piece_ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
         let stone_ids: Vec<String> = stones.iter().map(|s| s.id.clone()).collect();
         let classes: Vec<String> = stones.iter().map(|s| s.class.clone()).collect();
-        let region_ids: Vec<String> = def
-            .regions
-            .keys()
-            .take(RegionId::MAX)
-            .map(|k| k.get_ref().clone())
-            .collect();
+        let region_ids = region_ids(&def);
         let lines = self.board_lines(
             &def.board,
             drawing,
@@ -546,7 +542,10 @@ impl Loader<'_> {
         let fields = self.fields(&def, !stones.is_empty());
         let castlings = self.castlings(&def, &topo);
         let drops = self.drops(&def, &pieces, &region_ids);
-        let neutral = self.neutral(&def, &topo, &directions, &mut links, &stones);
+        let (neutral, blast) = (
+            self.neutral(&def, &topo, &directions, &mut links, &stones),
+            self.blast(&def, &topo, &directions, &mut links),
+        );
         let (side_names, without_royal) = (self.side_names(&def), self.without_royal(&def));
         if self.has_errors() {
             return None;
@@ -588,6 +587,7 @@ impl Loader<'_> {
             has_reserve: false,
             drops,
             neutral,
+            blast,
             allowed: Vec::new(),
             allowed_kinds: Vec::new(),
         };
@@ -756,4 +756,13 @@ impl Loader<'_> {
             }
         }
     }
+}
+
+/// The regions' names in the file's order (as many as region ids can number).
+fn region_ids(def: &VariantDef) -> Vec<String> {
+    def.regions
+        .keys()
+        .take(RegionId::MAX)
+        .map(|k| k.get_ref().clone())
+        .collect()
 }

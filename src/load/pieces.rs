@@ -2,9 +2,9 @@
 //! compiled, changes of kind, the neutral pieces and drops.
 
 use super::{
-    Change, ChangeDef, Code, CompileError, Compiler, Diagnostic, Drops, Fragment, IndexMap, Loader,
-    MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId, Program, Spanned,
-    StoneKind, Topology, Trigger, VariantDef, compile, dedent, dsl, span_of, splice,
+    Blast, Change, ChangeDef, Code, CompileError, Compiler, Diagnostic, Drops, Fragment, IndexMap,
+    Loader, MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId, Program,
+    Spanned, StoneKind, Topology, Trigger, VariantDef, compile, dedent, dsl, span_of, splice,
 };
 
 impl Loader<'_> {
@@ -647,8 +647,49 @@ impl Loader<'_> {
                 None
             }
         };
-        let mut influence = Vec::new();
-        for d in n.influence.get_ref() {
+        let influence = self.direction_links(n.influence.get_ref(), topo, directions, links);
+        Some(Neutral {
+            kind: kind?,
+            symbol: symbol?,
+            influence,
+            captures_neutral: n.captures_neutral.as_ref().is_none_or(|b| *b.get_ref()),
+            gives_check: n.gives_check.as_ref().is_some_and(|b| *b.get_ref()),
+        })
+    }
+
+    /// `[blast]`: the cells around a capture that explode and the kinds that survive.
+    pub(super) fn blast(
+        &mut self,
+        def: &VariantDef,
+        topo: &Topology,
+        directions: &[(String, Vec<(i8, i8)>)],
+        links: &mut crate::board::LinkTable,
+    ) -> Option<Blast> {
+        let b = def.blast.as_ref()?;
+        let around = self.direction_links(b.around.get_ref(), topo, directions, links);
+        if around.is_empty() && !b.around.get_ref().is_empty() {
+            return None;
+        }
+        let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
+        let immune = self
+            .kind_list(&b.immune, &ids, "piece")
+            .into_iter()
+            .map(PieceKindId::new)
+            .collect();
+        Some(Blast { around, immune })
+    }
+
+    /// Direction names (built-in, declared or classed sets) as link ids, each once; an
+    /// unknown name is reported.
+    fn direction_links(
+        &mut self,
+        names: &[Spanned<String>],
+        topo: &Topology,
+        directions: &[(String, Vec<(i8, i8)>)],
+        links: &mut crate::board::LinkTable,
+    ) -> Vec<u16> {
+        let mut ids = Vec::new();
+        for d in names {
             let name = d.get_ref();
             let vs: Option<Vec<(i8, i8)>> = directions
                 .iter()
@@ -679,27 +720,29 @@ impl Loader<'_> {
                 Some(vs) => {
                     for v in vs {
                         let id = links.intern(topo, v);
-                        if !influence.contains(&id) {
-                            influence.push(id);
+                        if !ids.contains(&id) {
+                            ids.push(id);
                         }
                     }
                 }
-                None => self.problem(
-                    Code::UnknownDirection,
-                    span_of(d),
-                    format!("unknown direction `{name}`"),
-                    "not a direction",
-                    "name a built-in, declared or classed direction set",
-                ),
+                None => {
+                    let known: Vec<&str> = compile::BUILTIN_DIRECTIONS
+                        .iter()
+                        .map(|(k, _)| *k)
+                        .chain(directions.iter().map(|(k, _)| k.as_str()))
+                        .chain(topo.classed().map(|(c, _)| c.name.as_str()))
+                        .collect();
+                    self.problem(
+                        Code::UnknownDirection,
+                        span_of(d),
+                        format!("unknown direction `{name}`"),
+                        "not a direction",
+                        crate::core::names::suggest(name, known),
+                    );
+                }
             }
         }
-        Some(Neutral {
-            kind: kind?,
-            symbol: symbol?,
-            influence,
-            captures_neutral: n.captures_neutral.as_ref().is_none_or(|b| *b.get_ref()),
-            gives_check: n.gives_check.as_ref().is_some_and(|b| *b.get_ref()),
-        })
+        ids
     }
 
     /// `[drops]`: where and which kinds (counted in the reserve) may be dropped.

@@ -343,6 +343,20 @@ const NEUTRAL: &[Key] = &[
         "Whether a neutral piece that a side could capture with attacks for that side, so that it gives check (default false).",
     ),
 ];
+const BLAST: &[Key] = &[
+    (
+        "around",
+        Shape::Strs,
+        true,
+        "Direction names: a capture also removes the capturing piece and every piece one such step from where it lands, of either side (atomic: [\"orthogonal\", \"diagonal\"]).",
+    ),
+    (
+        "immune",
+        Shape::Strs,
+        false,
+        "Piece kinds that a blast around them spares; they still leave when they capture or are captured (atomic: [\"pawn\"]).",
+    ),
+];
 const RESERVE: &[Key] = &[(
     "replaced",
     Shape::Str,
@@ -769,6 +783,12 @@ const TOP: &[Key] = &[
         Shape::Table(NEUTRAL),
         false,
         "Neutral pieces: their kind, symbol and the directions that make a side's influence over one.",
+    ),
+    (
+        "blast",
+        Shape::Table(BLAST),
+        false,
+        "Captures that explode (atomic chess): which cells around the capture, and which kinds survive.",
     ),
 ];
 

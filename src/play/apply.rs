@@ -69,6 +69,19 @@ pub(crate) fn move_pieces(
     for &((_, dest), p) in &partners {
         set(pos, dest, p);
     }
+    // An exploding capture (`[blast]`) takes the capturer and the pieces around it.
+    if let Some(b) = &rules.blast
+        && !t.captures.is_empty()
+    {
+        set(pos, to, Occupant::EMPTY);
+        for c in rules.blast_around(to) {
+            if let Some((_, k)) = pos.at(c).as_piece()
+                && !b.immune.contains(&k)
+            {
+                set(pos, c, Occupant::EMPTY);
+            }
+        }
+    }
     Some(piece)
 }
 
@@ -204,7 +217,18 @@ fn end_castling_rights(
     mover: Option<crate::core::PieceKindId>,
 ) {
     let side = pos.side;
-    let touched = |cell: Cell| t.from == cell || t.to == Some(cell) || t.captures.contains(&cell);
+    // An exploding capture (`[blast]`) touches the cells it empties around its destination.
+    let blasted: Vec<Cell> = match t.to {
+        Some(to) if rules.blast.is_some() && !t.captures.is_empty() => rules
+            .blast_around(to)
+            .filter(|&c| pos.at(c).is_empty())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let blasted = |cell: Cell| blasted.contains(&cell);
+    let touched = |cell: Cell| {
+        t.from == cell || t.to == Some(cell) || t.captures.contains(&cell) || blasted(cell)
+    };
     for c in &rules.castlings {
         // A free castling's king is wherever the royal piece stands: any move of it ends the
         // rights of its side.

@@ -84,6 +84,9 @@ impl Core {
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
     fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+        if blast_spares(rules, pos, cell, by) {
+            return false;
+        }
         let stand_in = pos
             .at(cell)
             .is_empty()
@@ -98,7 +101,7 @@ impl Core {
         };
         // Every piece of `by`, forwards (a query out of its geometric reach costs no run).
         let hit = rules.topo.cells().any(|c| {
-            matches!(board.at(c).as_piece(), Some((s, _)) if s == by)
+            matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k))
                 && self.vm.captures_cell(rules, board, c, cell)
         });
         // `gives-check`: a neutral piece that `by` could capture with (more influence on it)
@@ -152,9 +155,12 @@ impl Core {
         by: Side,
         among: &[Cell],
     ) -> bool {
+        if blast_spares(rules, board, cell, by) {
+            return false;
+        }
         let to = rules.topo.offset_key(cell);
         among.iter().any(|&c| {
-            matches!(board.at(c).as_piece(), Some((s, k)) if s == by
+            matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                 && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, board, c, cell)
         })
@@ -1387,9 +1393,11 @@ impl Generator {
         // played and tested (the shortcuts know only the sides' own pieces).
         // So are turns that may not give check: each is played and both sides' royal pieces
         // tested.
+        // And so are exploding captures (`[blast]`): a capture changes more than its cells.
         let reference = *exhaustive
             || rules.neutral.as_ref().is_some_and(|n| n.gives_check)
-            || rules.turn.no_giving_check;
+            || rules.turn.no_giving_check
+            || rules.blast.is_some();
         let bounded = !in_check
             && !reference
             && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
@@ -1516,6 +1524,23 @@ impl Safety<'_> {
             move_pieces(rules, self.after, t, &mut |_, _, _| {});
         } else {
             apply_turn(rules, self.after, t, |_, _, _| {});
+        }
+        if rules.blast.is_some() {
+            // An exploding capture that blows up a royal piece of the mover is illegal; one
+            // that blows up the enemy's wins at once, whatever else it leaves attacked.
+            let count = |s: Side| {
+                self.after
+                    .cells
+                    .iter()
+                    .filter(|o| matches!(o.as_piece(), Some((x, k)) if x == s && rules.is_royal(k)))
+                    .count()
+            };
+            if count(side) < self.royals.len() {
+                return false;
+            }
+            if count(side.opponent()) == 0 && !rules.without_royal[side.opponent()] {
+                return true;
+            }
         }
         let safe = match t.to {
             // A movement brings no enemy piece onto a cell: the enemies stand among `foes`
@@ -1677,6 +1702,22 @@ fn fires_unplayed(
 
 /// Each side's influence on the neutral piece on `c`: the sum of the values of its pieces one
 /// influence step away, (the side to move's, the opponent's).
+/// With exploding captures (`[blast]`): whether a capture by `by` on `cell` would blow up a
+/// royal piece of `by` standing around it, so that no piece of `by` attacks there (two royal
+/// pieces side by side cannot be checked by each other's pieces).
+fn blast_spares(rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
+    rules.blast.is_some()
+        && rules
+            .blast_around(cell)
+            .any(|c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && rules.is_royal(k)))
+}
+
+/// Whether a piece of kind `k` counts as an attacker: with exploding captures (`[blast]`) a
+/// royal piece does not, since capturing would blow it up with its prey.
+fn attacks_as(rules: &Ruleset, k: PieceKindId) -> bool {
+    rules.blast.is_none() || !rules.is_royal(k)
+}
+
 fn influence(
     rules: &Ruleset,
     n: &crate::rules::Neutral,

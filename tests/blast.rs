@@ -1,0 +1,96 @@
+//! `[blast]` (atomic chess) on a small variant of its own (`tests/variants/blast.toml`: a
+//! royal King, Rooks and Pawns; a capture removes the capturer and the pieces around it except
+//! Pawns). The bundled atomic chess is checked against Fairy-Stockfish's perft in
+//! `tests/perft/atomic.perft`.
+
+mod games;
+
+use bulwark::play::Reason;
+use bulwark::{Ruleset, Side, text};
+use games::{board, game, moves, play};
+
+const BLAST: &str = include_str!("variants/blast.toml");
+
+fn rules_from(source: &str) -> Ruleset {
+    games::rules_named("blast.toml", source)
+}
+
+#[test]
+fn a_capture_removes_the_capturer_and_its_neighbours_of_both_sides_but_not_immune_ones() {
+    let rules = rules_from(BLAST);
+    // The a1 Rook takes the Rook on a4: the Rooks on a5 and b4 (one Black, one White) go too,
+    // the Pawn on b5 stays, the Kings are far away.
+    let mut g = game(&rules, "rp2k/rR3/5/5/R3K w");
+    play(&mut g, "a1xa4");
+    assert_eq!(board(&g), "1p2k/5/5/5/4K b");
+    // Without `[blast]` only the captured piece goes.
+    let plain = rules_from(&BLAST.replace(
+        "[blast]\naround = [\"orthogonal\", \"diagonal\"]\nimmune = [\"pawn\"]\n",
+        "",
+    ));
+    let mut g = game(&plain, "rp2k/rR3/5/5/R3K w");
+    play(&mut g, "a1xa4");
+    assert_eq!(board(&g), "rp2k/RR3/5/5/4K b");
+}
+
+#[test]
+fn a_capturing_or_captured_immune_piece_still_leaves() {
+    let rules = rules_from(BLAST);
+    // The b2 Pawn takes on c3: it leaves with its prey; the Pawn on d3 beside it stays.
+    let mut g = game(&rules, "k4/5/2rp1/1P3/4K w");
+    play(&mut g, "b2xc3");
+    assert_eq!(board(&g), "k4/5/3p1/5/4K b");
+}
+
+#[test]
+fn a_royal_piece_never_captures() {
+    let rules = rules_from(BLAST);
+    // The Rook on d1 checks the King on e1. Taking it would blow the King up with it, and d2
+    // is attacked: stepping to e2 is the only turn.
+    let mut g = game(&rules, "k4/5/5/5/3rK w");
+    assert_eq!(moves(&mut g), ["e1-e2"]);
+    assert!(text::parse_turn(&mut g, "e1xd1").is_err());
+}
+
+#[test]
+fn a_capture_that_blows_up_the_movers_own_royal_piece_is_illegal() {
+    let rules = rules_from(BLAST);
+    // d1xd2 would blow up the King on e1 beside d2; the Rook's other moves stay.
+    let mut g = game(&rules, "k4/5/5/3r1/3RK w");
+    let m = moves(&mut g);
+    assert!(!m.contains(&"d1xd2".to_string()), "{m:?}");
+    assert!(m.contains(&"d1-c1".to_string()), "{m:?}");
+}
+
+#[test]
+fn a_capture_that_blows_up_the_enemy_royal_piece_wins_even_from_check() {
+    let rules = rules_from(BLAST);
+    // White's King on e1 is attacked by the Rook on e5; taking the Rook on b4 blows up the
+    // black King on a5 beside it, which is legal and wins at once.
+    let mut g = game(&rules, "k3r/1r3/5/5/1R2K w");
+    let m = moves(&mut g);
+    assert!(m.contains(&"b1xb4".to_string()), "{m:?}");
+    assert!(!m.contains(&"b1-b2".to_string()), "{m:?}");
+    play(&mut g, "b1xb4");
+    let o = g.outcome().expect("the black King is gone");
+    assert_eq!(o.winner, Some(Side::White));
+    assert_eq!(o.reason, Reason::RoyalCaptured);
+}
+
+#[test]
+fn royal_pieces_side_by_side_cannot_be_checked() {
+    let rules = rules_from(BLAST);
+    // The black Rook on e1 attacks the white King on c1 along the rank, but the black King on
+    // d2 touches it: taking the white King would blow up the black one, so White is not in
+    // check and its Rook may move anywhere.
+    let mut g = game(&rules, "R4/5/5/3k1/2K1r w");
+    let m = moves(&mut g);
+    assert!(m.contains(&"a5-a4".to_string()), "{m:?}");
+    // Stepping away from the black King to b1 leaves the white King in check: refused.
+    assert!(!m.contains(&"c1-b1".to_string()), "{m:?}");
+    // The black King away: White is in check and must answer it.
+    let mut g = game(&rules, "R4/3k1/5/5/2K1r w");
+    let m = moves(&mut g);
+    assert!(!m.contains(&"a5-a4".to_string()), "{m:?}");
+    assert!(m.contains(&"c1-b2".to_string()), "{m:?}");
+}
