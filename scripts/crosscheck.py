@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--every", type=int, default=7, help="compare every n-th ply")
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--greedy", type=float, default=0.0,
+                    help="chance of picking a capture when there is one (reaches endings sooner)")
     ap.add_argument("--bulwark", default=str(ROOT / "target/release/bulwark"))
     ap.add_argument("--fsf", default=os.environ.get("FAIRY_STOCKFISH", "fairy-stockfish"))
     args = ap.parse_args()
@@ -75,6 +77,10 @@ def main():
                 if a != b:
                     differ += 1
                     print(f"{fen}: bulwark {a}, Fairy-Stockfish {b}")
+            if args.greedy and rng.random() < args.greedy:
+                fen = sf.get_fen(args.variant, start, moves)
+                captures = [m for m in legal if "x" in sf.get_san(args.variant, fen, m)]
+                legal = captures or legal
             moves.append(rng.choice(legal))
     print(f"{checked} positions at depth {args.depth}, {differ} differ")
     sys.exit(1 if differ else 0)

@@ -377,6 +377,23 @@ pub struct EndRules {
     /// A side left without any piece of one of these kinds loses (`[end] extinction`;
     /// extinction chess).
     pub extinction: Vec<PieceKindId>,
+    /// A side left with nothing but its royal pieces (`[end] bare`, `bare-answer`; shatranj).
+    pub bare: Bare,
+}
+
+/// The bare royal piece rule (`[end] bare`, `bare-answer`): a side with no piece left but its
+/// royal pieces, on the board or in its reserve, is bare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Bare {
+    /// Being bare decides nothing (`bare = "ignored"`, the default).
+    #[default]
+    Ignored,
+    /// A bare side loses at once (`bare = "loses"`); both sides bare draw.
+    Loses,
+    /// A bare side loses, but when the opponent has a single piece besides its royal pieces,
+    /// the bared side first plays one more turn, and baring the opponent with it draws
+    /// (`bare-answer = "draw"`; shatranj, courier).
+    Answered,
 }
 
 /// The conditions under which a side is vanquished (all must hold).

@@ -265,3 +265,5 @@ broken!(race, ["turn", "end"]);
 broken!(extinction, ["unknown_piece", "unknown_piece"]);
 broken!(without_royal, ["board", "en_passant"]);
 broken!(blast, ["unknown_direction", "unknown_piece"]);
+broken!(bare, ["end", "end"]);
+broken!(bare_answer, ["end"]);

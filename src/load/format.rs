@@ -206,6 +206,10 @@ pub struct EndDef {
     pub checks: Option<Spanned<i64>>,
     /// `none` (default) or `draw`: the first side's arrival in a goal answered by the other's.
     pub goal_answer: Option<Spanned<String>>,
+    /// `ignored` (default) or `loses`: a side left with only its royal pieces.
+    pub bare: Option<Spanned<String>>,
+    /// `none` (default) or `draw`: the bared side's answer.
+    pub bare_answer: Option<Spanned<String>>,
 }
 
 /// `[turn]`: judgement calls about the whole turn.

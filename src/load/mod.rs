@@ -29,7 +29,7 @@ use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::dsl;
 use crate::position::Position;
 use crate::rules::{
-    Blast, BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops,
+    Bare, Blast, BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops,
     EndRules, EndVerdict, Flank, Goal, Identity, MAX_RESERVE, Neutral, Picture, PieceKind,
     Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind, Trigger,
     TurnRules, Vanquished, Verdict, Whose,
@@ -75,6 +75,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("chess960", include_str!("../../variants/chess960.toml")),
     ("3check", include_str!("../../variants/3check.toml")),
     ("atomic", include_str!("../../variants/atomic.toml")),
+    ("shatranj", include_str!("../../variants/shatranj.toml")),
+    ("courier", include_str!("../../variants/courier.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
     ("horde", include_str!("../../variants/horde.toml")),

@@ -3,7 +3,7 @@
 //! placement of stones.
 
 use super::{
-    BothVanquished, Clock, Code, EndRules, EndVerdict, Goal, Loader, PieceKind, PieceKindId,
+    Bare, BothVanquished, Clock, Code, EndRules, EndVerdict, Goal, Loader, PieceKind, PieceKindId,
     Placement, PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId,
     TurnRules, Vanquished, VariantDef, Verdict, span_of,
 };
@@ -225,6 +225,7 @@ impl Loader<'_> {
             .as_ref()
             .is_some_and(|a| self.goal_answer(a, &goals));
         EndRules {
+            bare: self.bare(def),
             extinction: self.piece_kinds(def, &def.end.extinction),
             checks,
             goal_answer,
@@ -275,6 +276,60 @@ impl Loader<'_> {
             );
         }
         u32::try_from(n).ok().filter(|_| in_range)
+    }
+
+    /// `[end] bare` and `bare-answer`.
+    fn bare(&mut self, def: &VariantDef) -> Bare {
+        let word =
+            |v: &Option<Spanned<String>>| v.as_ref().map(|s| (s.get_ref().clone(), span_of(s)));
+        let mut misread = false;
+        let loses = match word(&def.end.bare) {
+            None => false,
+            Some((w, _)) if w == "ignored" => false,
+            Some((w, _)) if w == "loses" => true,
+            Some((other, span)) => {
+                misread = true;
+                self.problem(
+                    Code::End,
+                    span,
+                    format!("`{other}` is not a setting of `bare`"),
+                    "not ignored or loses",
+                    "write \"ignored\" (the default) or \"loses\" (a side left with only its royal pieces loses)",
+                );
+                false
+            }
+        };
+        let answered = match word(&def.end.bare_answer) {
+            None => false,
+            Some((w, _)) if w == "none" => false,
+            Some((w, span)) if w == "draw" => {
+                if !loses && !misread {
+                    self.problem(
+                        Code::End,
+                        span,
+                        "`bare-answer` answers a bare side's loss, and being bare loses nothing here",
+                        "nothing to answer",
+                        "add `bare = \"loses\"` to [end], or remove `bare-answer`",
+                    );
+                }
+                true
+            }
+            Some((other, span)) => {
+                self.problem(
+                    Code::End,
+                    span,
+                    format!("`{other}` is not a setting of `bare-answer`"),
+                    "not none or draw",
+                    "write \"none\" (the default) or \"draw\" (the bared side answers, and baring the opponent with it draws)",
+                );
+                false
+            }
+        };
+        match (loses, answered) {
+            (false, _) => Bare::Ignored,
+            (true, false) => Bare::Loses,
+            (true, true) => Bare::Answered,
+        }
     }
 
     /// `[end] goal-answer`: whether the first side's arrival in a goal is answered (`draw`);

@@ -515,6 +515,18 @@ const END: &[Key] = &[
         false,
         "`none` (default) or `draw`: with `draw`, when the side that moves first reaches a goal the other side plays one more turn, and reaching a goal with it draws (racing kings). The goals must all be wins.",
     ),
+    (
+        "bare",
+        Shape::Str,
+        false,
+        "`ignored` (default) or `loses`: a side left with nothing but its royal pieces, on the board and in its reserve, loses; both bare draw (shatranj).",
+    ),
+    (
+        "bare-answer",
+        Shape::Str,
+        false,
+        "`none` (default) or `draw`: with `draw`, a side bared while the opponent has a single other piece plays one more turn first, and baring the opponent with it draws (shatranj, courier).",
+    ),
 ];
 const TURN: &[Key] = &[
     (

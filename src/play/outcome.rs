@@ -4,7 +4,7 @@
 use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::{BothVanquished, Goal, Ruleset, Verdict};
+use crate::rules::{Bare, BothVanquished, Goal, Ruleset, Verdict};
 
 use super::placement::region_side;
 
@@ -42,6 +42,10 @@ pub enum Reason {
     BothReached,
     /// The loser has no piece of this kind left (`[end] extinction`).
     Extinct(PieceKindId),
+    /// The loser has nothing left but its royal pieces (`[end] bare`).
+    Bare,
+    /// Both sides have nothing left but their royal pieces (`[end] bare`).
+    BothBare,
 }
 
 /// The end of a game.
@@ -110,6 +114,8 @@ impl Reason {
             Reason::Checks(1) => "gave check".into(),
             Reason::Checks(n) => format!("gave check {n} times"),
             Reason::BothReached => "both sides reached a goal".into(),
+            Reason::Bare => "nothing left but the royal piece".into(),
+            Reason::BothBare => "both sides have nothing left but the royal piece".into(),
             Reason::Extinct(k) => format!(
                 "no {} left",
                 rules
@@ -236,6 +242,9 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
             }
         }
     }
+    if let Some(o) = bare_outcome(rules, pos) {
+        return Some(o);
+    }
     // Extinction: the side that just moved first (its own last piece of a kind may have
     // changed kind).
     for side in [mover, pos.side] {
@@ -252,6 +261,48 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
         }
     }
     None
+}
+
+/// How many pieces `side` has besides its royal pieces, on the board and in its reserve.
+fn others(rules: &Ruleset, pos: &Position, side: Side) -> usize {
+    let board = pos
+        .cells
+        .iter()
+        .filter(|o| matches!(o.as_piece(), Some((s, k)) if s == side && !rules.is_royal(k)))
+        .count();
+    let hand: u32 = rules
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.reserve.is_some() && !p.royal)
+        .map(|(k, _)| {
+            pos.supplies[side]
+                .get(rules.hand_slot(PieceKindId::new(k)))
+                .copied()
+                .unwrap_or(0)
+        })
+        .sum();
+    board + hand as usize
+}
+
+/// `[end] bare`: the outcome when a side has nothing left but its royal pieces. The side that
+/// just moved, bare while the other is not, loses (with `bare-answer`, it was bared and did
+/// not bare back); the side to move, bare, loses at once unless `bare-answer` lets it answer
+/// an opponent with a single other piece; both bare draw.
+fn bare_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
+    if rules.end.bare == Bare::Ignored {
+        return None;
+    }
+    let mover = pos.side.opponent();
+    let (moved, to_move) = (others(rules, pos, mover), others(rules, pos, pos.side));
+    let (winner, reason) = match (moved, to_move) {
+        (0, 0) => (None, Reason::BothBare),
+        (0, _) => (Some(pos.side), Reason::Bare),
+        (1, 0) if rules.end.bare == Bare::Answered => return None,
+        (_, 0) => (Some(mover), Reason::Bare),
+        _ => return None,
+    };
+    Some(Outcome { winner, reason })
 }
 
 /// With `[end] goal-answer`: the outcome once the second side has answered the first side's

@@ -92,11 +92,13 @@ pub fn rules_in_words(rules: &Ruleset) -> Vec<(String, String)> {
     en_passant_words(rules, &mut special);
     change_words(rules, &mut special);
     reserve_words(rules, &mut special);
+    blast_words(rules, &mut special);
     if !special.is_empty() {
         out.push(("Special moves".into(), format!("{}.", special.join(". "))));
     }
     let mut end = Vec::new();
     goal_words(rules, &mut end);
+    lost_pieces_words(rules, &mut end);
     ending_words(rules, &mut end);
     let mut text = join(&end);
     if let Some(first) = text.get(..1) {
@@ -398,6 +400,78 @@ fn reserve_words(rules: &Ruleset, special: &mut Vec<String>) {
     }
 }
 
+/// Exploding captures (`[blast]`).
+fn blast_words(rules: &Ruleset, special: &mut Vec<String>) {
+    let Some(b) = &rules.blast else { return };
+    let immune: Vec<String> = b
+        .immune
+        .iter()
+        .map(|&k| rules.pieces[k.index()].name.clone())
+        .collect();
+    special.push(format!(
+        "Every capture explodes: the capturing piece leaves the board with the piece it takes, \
+         and so does every piece next to the capture, of either side{}. A royal piece therefore \
+         never captures, a turn that blows up one's own royal piece is not allowed, one that \
+         blows up the enemy's wins, and royal pieces side by side cannot be checked",
+        if immune.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " but a {} (unless it captures or is captured)",
+                join_with(&immune, "or")
+            )
+        }
+    ));
+}
+
+/// The endings by pieces lost: extinction of a kind, the bare royal piece, the goal's answer,
+/// the side without a royal piece.
+fn lost_pieces_words(rules: &Ruleset, end: &mut Vec<String>) {
+    if !rules.end.extinction.is_empty() {
+        let names: Vec<String> = rules
+            .end
+            .extinction
+            .iter()
+            .map(|&k| rules.pieces[k.index()].name.clone())
+            .collect();
+        end.push(format!(
+            "a side left without any {} (on the board or in reserve) loses",
+            join_with(&names, "or")
+        ));
+    }
+    match rules.end.bare {
+        crate::rules::Bare::Ignored => {}
+        crate::rules::Bare::Loses => end.push(
+            "a side left with nothing but its royal piece loses, and two bare royal pieces draw"
+                .into(),
+        ),
+        crate::rules::Bare::Answered => end.push(
+            "a side left with nothing but its royal piece loses, but when the opponent has a \
+             single other piece it first plays one more turn, and baring the opponent with it \
+             draws"
+                .into(),
+        ),
+    }
+    if rules.end.goal_answer {
+        end.push(format!(
+            "when {} reaches a goal, {} plays one more turn, and reaching a goal with it draws",
+            rules.side_name(Side::White),
+            rules.side_name(Side::Black)
+        ));
+    }
+    for side in Side::BOTH {
+        if rules.without_royal[side] {
+            end.push(format!(
+                "{} plays without a royal piece and is never in check",
+                rules.side_name(side)
+            ));
+        }
+    }
+    if rules.turn.no_giving_check {
+        end.push("no turn may attack the enemy's royal piece".into());
+    }
+}
+
 /// The goals and the vanquished rule.
 fn goal_words(rules: &Ruleset, end: &mut Vec<String>) {
     for goal in &rules.end.goals {
@@ -508,13 +582,13 @@ fn ending_words(rules: &Ruleset, end: &mut Vec<String>) {
     if let Some((n, v)) = rules.clock.limit {
         let mut resets = Vec::new();
         if rules.clock.reset_on_capture {
-            resets.push("a capture".to_string());
+            resets.push("capture".to_string());
         }
         if rules.clock.reset_on_change {
-            resets.push("a change of kind".to_string());
+            resets.push("change of kind".to_string());
         }
         for &k in &rules.clock.reset_by {
-            resets.push(format!("a {}'s move", rules.pieces[k].name));
+            resets.push(format!("{}'s move", rules.pieces[k].name));
         }
         end.push(format!(
             "the turn that makes it {n} turns since the last {} {}",
