@@ -83,6 +83,9 @@ pub struct PieceKind {
     /// and cannot happen when it has none. `None`: the kind is not counted (as many as wanted,
     /// like chess's promotion pieces).
     pub reserve: Option<u32>,
+    /// The most pieces of this kind a side may have on the board by a change of kind (`at-most`;
+    /// grand chess: promotion only to a kind the side has lost).
+    pub at_most: Option<u32>,
     /// Its worth as declared (`value`), for evaluation and rules that count points; `None`
     /// when the file gives none (agents then estimate one).
     pub value: Option<u32>,
@@ -227,6 +230,9 @@ pub struct Change {
     /// Whether the player may decline it (a compulsory change still cannot happen when the
     /// reserve has none of the kinds).
     pub optional: bool,
+    /// A compulsory change that cannot happen (no kind available) forbids the move, rather
+    /// than leaving the piece as it is (`unavailable = "no-move"`; grand chess).
+    pub no_move_when_unavailable: bool,
 }
 
 /// Where a piece replaced by a change of kind goes.
@@ -711,12 +717,22 @@ impl Ruleset {
     }
 
     /// Whether `side` may have a piece of kind `k` by a change of kind in `pos`: the kind is
-    /// not counted in the reserve, or the reserve has one.
+    /// not counted in the reserve, or the reserve has one; and the side has fewer on the board
+    /// than its `at-most`.
     pub fn can_draw(&self, pos: &Position, side: Side, k: PieceKindId) -> bool {
-        self.pieces[k.index()].reserve.is_none()
+        let kind = &self.pieces[k.index()];
+        (kind.reserve.is_none()
             || pos.supplies[side]
                 .get(self.hand_slot(k))
-                .is_some_and(|&n| n > 0)
+                .is_some_and(|&n| n > 0))
+            && kind.at_most.is_none_or(|most| {
+                let on_board = pos
+                    .cells
+                    .iter()
+                    .filter(|o| o.as_piece() == Some((side, k)))
+                    .count();
+                on_board < most as usize
+            })
     }
 
     /// Where a castling's king stands in `pos` and which cells must be empty and safe: as

@@ -267,3 +267,4 @@ broken!(without_royal, ["board", "en_passant"]);
 broken!(blast, ["unknown_direction", "unknown_piece"]);
 broken!(bare, ["end", "end"]);
 broken!(bare_answer, ["end"]);
+broken!(promotion_limits, ["change", "change", "change"]);

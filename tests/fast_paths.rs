@@ -227,6 +227,7 @@ const ROYAL: &[&str] = &[
     "atomic",
     "shatranj",
     "courier",
+    "grand",
     "xiangqi",
     "waterloo",
     "border-wars",

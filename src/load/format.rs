@@ -177,6 +177,8 @@ pub struct ChangeDef {
     /// Whether the player may decline.
     #[serde(default)]
     pub optional: bool,
+    /// `stays` (default) or `no-move`: a compulsory change with no kind available.
+    pub unavailable: Option<Spanned<String>>,
 }
 
 /// `[end]`: how the game ends (RULINGS B-60 … B-62).
@@ -405,6 +407,8 @@ pub struct PieceDef {
     pub turns: Option<Spanned<Vec<Spanned<String>>>>,
     /// Pieces of this kind each side starts with off the board (the kind is then counted).
     pub reserve: Option<Spanned<i64>>,
+    /// The most pieces of this kind a side may have on the board by a change of kind.
+    pub at_most: Option<Spanned<i64>>,
     /// The piece's worth, for evaluation (and rules that count points).
     pub value: Option<Spanned<i64>>,
     /// The built-in picture it is drawn with.

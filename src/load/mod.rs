@@ -77,6 +77,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("atomic", include_str!("../../variants/atomic.toml")),
     ("shatranj", include_str!("../../variants/shatranj.toml")),
     ("courier", include_str!("../../variants/courier.toml")),
+    ("grand", include_str!("../../variants/grand.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
     ("horde", include_str!("../../variants/horde.toml")),

@@ -285,6 +285,7 @@ impl Loader<'_> {
                     en_passant_in: None,
                     changes: Vec::new(),
                     reserve: None,
+                    at_most: None,
                     value: None,
                     captures_to_reserve: false,
                     takes_reserve_in: None,
@@ -494,8 +495,25 @@ impl Loader<'_> {
                     .reserve
                     .as_ref()
                     .map(|n| u32::try_from(*n.get_ref()).unwrap_or(0).min(MAX_RESERVE));
+                pk.at_most = pd.at_most.as_ref().and_then(|n| self.at_most(n));
             }
         }
+    }
+
+    /// `at-most`: from 1 to 1000.
+    fn at_most(&mut self, n: &Spanned<i64>) -> Option<u32> {
+        let v = *n.get_ref();
+        if (1..=1000).contains(&v) {
+            return u32::try_from(v).ok();
+        }
+        self.problem(
+            Code::Change,
+            span_of(n),
+            format!("at-most = {v}"),
+            "out of range",
+            "write the most pieces of this kind a side may have by changes of kind, from 1 to 1000 (grand chess: 1 queen)",
+        );
+        None
     }
 
     /// `promotes-in` with `promotes-to`: a change of kind on reaching the region.
@@ -530,6 +548,7 @@ impl Loader<'_> {
             },
             to: to.into_iter().map(PieceKindId::new).collect(),
             optional: false,
+            no_move_when_unavailable: false,
         })
     }
 
@@ -604,11 +623,45 @@ impl Loader<'_> {
                 "list them, e.g. to = [\"queen\"]",
             );
         }
+        let no_move_when_unavailable = self.unavailable(c);
         Some(Change {
             on: on?,
             to: to.into_iter().map(PieceKindId::new).collect(),
             optional: c.optional,
+            no_move_when_unavailable,
         })
+    }
+
+    /// A change's `unavailable`: whether a compulsory change with no kind available forbids
+    /// the move (`no-move`) rather than leave the piece as it is (`stays`).
+    fn unavailable(&mut self, c: &ChangeDef) -> bool {
+        match c.unavailable.as_ref() {
+            None => false,
+            Some(u) => match u.get_ref().as_str() {
+                "stays" => false,
+                "no-move" if c.optional => {
+                    self.problem(
+                        Code::Change,
+                        span_of(u),
+                        "`unavailable` is for a compulsory change, and this one is optional",
+                        "the move may always decline it",
+                        "remove `unavailable`, or `optional = true`",
+                    );
+                    false
+                }
+                "no-move" => true,
+                other => {
+                    self.problem(
+                        Code::Change,
+                        span_of(u),
+                        format!("`{other}` is not a setting of `unavailable`"),
+                        "not stays or no-move",
+                        "write \"stays\" (the default: the piece stays as it is) or \"no-move\" (the move is not allowed)",
+                    );
+                    false
+                }
+            },
+        }
     }
 
     /// `[neutral]`: the neutral kind, its symbol and the directions of influence.

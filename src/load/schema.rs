@@ -230,6 +230,12 @@ const PIECE: &[Key] = &[
         "Pieces of this kind each side starts with off the board (the kind is then counted).",
     ),
     (
+        "at-most",
+        Shape::Int,
+        false,
+        "A change of kind may make a piece of this kind only while its side has fewer than this on the board (grand chess: 1 queen, 2 rooks; promotion only to a kind the side has lost).",
+    ),
+    (
         "value",
         Shape::Int,
         false,
@@ -285,6 +291,12 @@ const CHANGE: &[Key] = &[
         Shape::Bool,
         false,
         "Whether the player may decline.",
+    ),
+    (
+        "unavailable",
+        Shape::Str,
+        false,
+        "`stays` (default) or `no-move`: when a compulsory change has no kind available, the piece stays as it is, or the move is not allowed (grand chess: a pawn may not reach the last rank unless it can promote).",
     ),
 ];
 const GOAL: &[Key] = &[

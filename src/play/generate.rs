@@ -748,7 +748,7 @@ impl Core {
     ) {
         out.clear();
         let side = pos.side;
-        let mut must = false;
+        let (mut must, mut blocked) = (false, false);
         for ch in &rules.pieces[kind.index()].changes {
             let fires = match fires_unplayed(rules, pos, &ch.on, from, step.to, step.captures) {
                 Some(f) => f,
@@ -767,6 +767,12 @@ impl Core {
                 }
             }
             must |= any && !ch.optional;
+            blocked |= !any && !ch.optional && ch.no_move_when_unavailable;
+        }
+        // A compulsory change that cannot happen and forbids the move (`unavailable =
+        // "no-move"`): no choice at all, unless another change offers a kind.
+        if blocked && out.is_empty() {
+            return;
         }
         if !must {
             out.insert(0, None);
