@@ -40,6 +40,10 @@ XIANGQI_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w -
 CROWDED = (ROOT / "tests" / "positions" / "crowded-midgame.txt").read_text().strip()
 CHECKS_MID = "rnb2bnr/ppk2ppp/8/q3p3/4P1Q1/8/PPPP1PPP/RNB1K1NR w KQ - 1+3 2 6"
 RK_START = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
+ATOMIC_MID = "r1bqk1nr/pppp1p1p/n2b2p1/4p1N1/1P1PPP2/8/P1P3PP/RNBQKB1R w KQkq - 2 9"
+SHATRANJ_START = "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+COURIER_START = "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"
+GRAND_START = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1"
 
 # (label, variant, position or None, depth, Fairy-Stockfish: (build, UCI variant, FEN) or None,
 #  shakmaty FEN or None)
@@ -51,6 +55,10 @@ CASES = [
     ("three-check mid-game", "3check", CHECKS_MID, 4, ("std", "3check", CHECKS_MID), None),
     ("racing kings start", "racingkings", RK_START, 4, ("std", "racingkings", RK_START), None),
     ("extinction start", "extinction", None, 4, ("std", "extinction", CHESS_START), None),
+    ("atomic mid-game", "atomic", ATOMIC_MID, 4, ("std", "atomic", ATOMIC_MID), None),
+    ("shatranj start", "shatranj", None, 5, ("std", "shatranj", SHATRANJ_START), None),
+    ("courier start", "courier", None, 4, ("large", "courier", COURIER_START), None),
+    ("grand chess start", "grand", None, 3, ("large", "grand", GRAND_START), None),
     ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
     ("Bollwerk 178 crowded mid-game", "bollwerk178", CROWDED, 2, None, None),
     ("Waterloo start", "waterloo", None, 4, None, None),

@@ -250,6 +250,20 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// Exploding captures (`[blast]`) are played and tested by the shortcuts, quiet moves
+    /// not: atomic chess on its own, from its perft positions.
+    #[test]
+    fn atomic_shortcuts_list_the_same_turns_as_testing_every_turn(
+        start in 0usize..8,
+        choices in proptest::collection::vec(0usize..10_000, 0..100),
+    ) {
+        playout("atomic", start, &choices);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
 
     /// Bollwerk 178 has no royal piece: what is checked is the count of two-stone turns.

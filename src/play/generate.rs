@@ -1399,11 +1399,9 @@ impl Generator {
         // played and tested (the shortcuts know only the sides' own pieces).
         // So are turns that may not give check: each is played and both sides' royal pieces
         // tested.
-        // And so are exploding captures (`[blast]`): a capture changes more than its cells.
         let reference = *exhaustive
             || rules.neutral.as_ref().is_some_and(|n| n.gives_check)
-            || rules.turn.no_giving_check
-            || rules.blast.is_some();
+            || rules.turn.no_giving_check;
         let bounded = !in_check
             && !reference
             && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
@@ -1523,7 +1521,9 @@ impl Safety<'_> {
             && t.drop.is_none()
             && t.place.is_empty()
             && t.remove.is_none()
-            && t.captures.iter().all(|c| !self.royals.contains(c));
+            && t.captures.iter().all(|c| !self.royals.contains(c))
+            // An exploding capture (`[blast]`) changes more than its cells.
+            && (rules.blast.is_none() || t.captures.is_empty());
         self.after.clone_from(pos);
         if moved_only {
             // The pieces are all the test looks at.
@@ -1921,6 +1921,15 @@ impl Sensitive {
         };
         let bounded = self.mark(rules, pos, side, &table, royals, present);
         self.table = Some(table);
+        // An exploding capture (`[blast]`) changes the cells around it: every capture (onto an
+        // enemy piece) is played and tested.
+        if bounded && rules.blast.is_some() {
+            for c in rules.topo.cells() {
+                if matches!(pos.at(c).as_piece(), Some((s, _)) if s != side) {
+                    self.land.insert(c);
+                }
+            }
+        }
         bounded
     }
 
