@@ -197,6 +197,8 @@ pub struct Drops {
     pub region: (Whose, RegionId),
     /// The kinds that may be dropped (every counted kind when the file lists none).
     pub kinds: Vec<PieceKindId>,
+    /// Where each kind of `kinds` may be dropped: its `drops-in`, else `region`.
+    pub regions: Vec<(Whose, RegionId)>,
 }
 
 /// Most pieces of one kind a side's reserve may hold in a variant file or position text.

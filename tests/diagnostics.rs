@@ -268,3 +268,4 @@ broken!(blast, ["unknown_direction", "unknown_piece"]);
 broken!(bare, ["end", "end"]);
 broken!(bare_answer, ["end"]);
 broken!(promotion_limits, ["change", "change", "change"]);
+broken!(drops_in, ["reserve"]);

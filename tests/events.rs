@@ -345,6 +345,36 @@ fn a_drop_places_a_piece_from_the_hand_on_an_empty_cell_of_the_drop_region() {
 }
 
 #[test]
+fn a_kind_with_drops_in_drops_in_its_own_region_and_the_others_in_the_drop_region() {
+    let source = HANDS
+        .replace(
+            "[drops]",
+            "[regions.middle]\nwhite = \"a3-e3\"\nblack = \"a3-e3\"\n\n[drops]",
+        )
+        .replace(
+            "[pieces.smasher]              # destructive capture (the default)\n",
+            "[pieces.smasher]\ndrops-in = \"own middle\"\n",
+        );
+    let r = Ruleset::from_source("hands.toml", &source)
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)));
+    // White holds a smasher and an envoy: the smasher only on the middle rank, the envoy on
+    // the first rank as before.
+    let mut g = game(&r, "2k2/5/5/5/2K2[SE] w");
+    let drops: Vec<String> = texts(&mut g)
+        .into_iter()
+        .filter(|m| m.contains('@'))
+        .collect();
+    assert_eq!(
+        drops,
+        [
+            "S@a3", "S@b3", "S@c3", "S@d3", "S@e3", "E@a1", "E@b1", "E@d1", "E@e1"
+        ]
+    );
+    let e = text::parse_turn(&mut g, "S@a1").unwrap_err();
+    assert!(e.reason.contains("may not be dropped on a1"), "{e}");
+}
+
+#[test]
 fn reaching_the_named_region_takes_the_opponents_whole_reserve() {
     let r = hands();
     // The envoy on b4 steps onto b5, Black's first rank: Black's hand turns over to White.

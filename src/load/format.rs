@@ -397,6 +397,8 @@ pub struct PieceDef {
     pub en_passant_lines: Option<Spanned<String>>,
     /// The own region the cell passed by a two-cell move must lie in for en passant.
     pub en_passant_in: Option<Spanned<String>>,
+    /// Where this kind may be dropped, instead of `[drops] region`.
+    pub drops_in: Option<Spanned<String>>,
     /// The own region where it must promote.
     pub promotes_in: Option<Spanned<String>>,
     /// Piece kinds it may promote to.

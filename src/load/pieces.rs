@@ -805,7 +805,20 @@ impl Loader<'_> {
         pieces: &[PieceKind],
         regions: &[String],
     ) -> Option<Drops> {
-        let d = def.drops.as_ref()?;
+        let Some(d) = def.drops.as_ref() else {
+            for p in def.pieces.values() {
+                if let Some(r) = &p.drops_in {
+                    self.problem(
+                        Code::Reserve,
+                        span_of(r),
+                        "`drops-in` in a variant without drops",
+                        "no [drops]",
+                        "add a [drops] section (its region is where the other kinds drop), or remove `drops-in`",
+                    );
+                }
+            }
+            return None;
+        };
         let region = self.region_ref(&d.region, regions);
         let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
         let mut kinds: Vec<PieceKindId> = self
@@ -835,6 +848,19 @@ impl Loader<'_> {
                 .map(|(k, _)| PieceKindId::new(k))
                 .collect();
         }
-        region.map(|region| Drops { region, kinds })
+        let defs: Vec<&super::PieceDef> = def.pieces.values().collect();
+        let own: Vec<Option<(super::Whose, super::RegionId)>> = kinds
+            .iter()
+            .map(|k| {
+                defs.get(k.index())
+                    .and_then(|p| p.drops_in.as_ref())
+                    .and_then(|r| self.region_ref(r, regions))
+            })
+            .collect();
+        region.map(|region| Drops {
+            region,
+            regions: own.into_iter().map(|r| r.unwrap_or(region)).collect(),
+            kinds,
+        })
     }
 }

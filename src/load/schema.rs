@@ -206,6 +206,12 @@ const PIECE: &[Key] = &[
         "An own region: a two-cell move leaves an en-passant cell only when the cell it passes lies in it (horde: the third rank, so that a double step from the first rank cannot be taken).",
     ),
     (
+        "drops-in",
+        Shape::Str,
+        false,
+        "`own REGION` or `enemy REGION`: where this kind may be dropped from the hand, instead of `[drops] region` (crazyhouse: pawns not on the first and last ranks).",
+    ),
+    (
         "promotes-in",
         Shape::Str,
         false,

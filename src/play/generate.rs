@@ -1648,10 +1648,9 @@ fn drop_turns(
     f: &mut impl FnMut(&TurnView<'_>),
 ) -> usize {
     let side = pos.side;
-    let (w, r) = d.region;
-    let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
     let mut count = 0;
-    for &k in &d.kinds {
+    for (&k, &(w, r)) in d.kinds.iter().zip(&d.regions) {
+        let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
         if pos.supplies[side]
             .get(rules.hand_slot(k))
             .copied()
