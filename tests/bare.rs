@@ -84,3 +84,42 @@ fn being_bare_decides_nothing_by_default() {
     play(&mut g, "b5xc5");
     assert_eq!(g.outcome(), None);
 }
+
+#[test]
+fn a_piece_in_the_reserve_keeps_a_side_from_being_bare() {
+    // The Ferz is kept in the reserve: Black holds one in hand, so taking its Rook does not
+    // bare it.
+    let rules = rules_from(
+        &BARE
+            .replace("bare-answer = \"draw\"\n", "")
+            .replace(
+                "moves = \"step(diagonal) capture\"",
+                "moves = \"step(diagonal) capture\"\nreserve = 0",
+            )
+            .replace(
+                "position = \"1rk2/2f2/5/2F2/1RK2 w\"",
+                "position = \"1rk2/2f2/5/2F2/1RK2[] w\"",
+            ),
+    );
+    let mut g = game(&rules, "1kr2/5/5/5/2R1K[f] w");
+    play(&mut g, "c1xc5");
+    assert_eq!(g.outcome(), None);
+    let mut g = game(&rules, "1kr2/5/5/5/2R1K[] w");
+    play(&mut g, "c1xc5");
+    assert_eq!(g.outcome(), Some(lost_by(Side::Black)));
+}
+
+#[test]
+fn the_rules_in_words_state_the_bare_rule() {
+    let rules = Ruleset::load_named("shatranj").unwrap();
+    let words: String = bulwark::view::words::rules_in_words(&rules)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    assert!(
+        words.contains(
+            "nothing but its royal piece loses, but when the opponent has a single other piece"
+        ),
+        "{words}"
+    );
+}

@@ -94,3 +94,24 @@ fn royal_pieces_side_by_side_cannot_be_checked() {
     assert!(!m.contains(&"a5-a4".to_string()), "{m:?}");
     assert!(m.contains(&"c1-b2".to_string()), "{m:?}");
 }
+
+#[test]
+fn a_blast_that_removes_a_castling_rook_ends_its_right() {
+    let rules = Ruleset::load_named("atomic").unwrap();
+    // The bishop takes on g2: the blast removes the rook on h1 (the king on e1 is two cells
+    // away and stays), so White may no longer castle king-side.
+    let mut g = game(&rules, "r3k2r/1b6/8/8/8/8/6P1/R3K2R b KQkq - 0 1");
+    play(&mut g, "b7xg2");
+    assert_eq!(board(&g), "r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 2");
+}
+
+#[test]
+fn the_rules_in_words_state_the_blast() {
+    let rules = Ruleset::load_named("atomic").unwrap();
+    let words: String = bulwark::view::words::rules_in_words(&rules)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    assert!(words.contains("Every capture explodes"), "{words}");
+    assert!(words.contains("but a Pawn"), "{words}");
+}
