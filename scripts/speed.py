@@ -47,6 +47,8 @@ GRAND_START = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w
 
 # (label, variant, position or None, depth, Fairy-Stockfish: (build, UCI variant, FEN) or None,
 #  shakmaty FEN or None)
+ZH_MID = "5B~2/1k6/2n3r1/6q1/5p1n/2B2b1n/p1KP4/8[QRPPPPrrbbnpppppppp] b - - 0 61"
+
 CASES = [
     ("chess start", "chess", None, 5, ("std", "chess", CHESS_START), CHESS_START),
     ("chess Kiwipete", "chess", KIWIPETE, 4, ("std", "chess", KIWIPETE), KIWIPETE),
@@ -59,6 +61,7 @@ CASES = [
     ("shatranj start", "shatranj", None, 5, ("std", "shatranj", SHATRANJ_START), None),
     ("courier start", "courier", None, 4, ("large", "courier", COURIER_START), None),
     ("grand chess start", "grand", None, 3, ("large", "grand", GRAND_START), None),
+    ("crazyhouse mid-game", "crazyhouse", ZH_MID, 3, ("std", "crazyhouse", ZH_MID), None),
     ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
     ("Bollwerk 178 crowded mid-game", "bollwerk178", CROWDED, 2, None, None),
     ("Waterloo start", "waterloo", None, 4, None, None),

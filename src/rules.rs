@@ -50,6 +50,12 @@ pub struct PieceKind {
     pub name: String,
     /// Upper-case letter.
     pub letter: char,
+    /// A mark written with the letter in position text, for kinds that share a letter with
+    /// another (`letter = "Q~"`, `"+P"`: a promoted piece as Fairy-Stockfish writes it).
+    pub mark: LetterMark,
+    /// The kind a captured piece of this kind becomes in the capturer's reserve
+    /// (`captured-as`; a promoted piece goes back to its base kind); `None`: its own kind.
+    pub captured_as: Option<PieceKindId>,
     /// The rulings its definition implements.
     pub rulings: Vec<String>,
     /// Movement definition text.
@@ -97,6 +103,49 @@ pub struct PieceKind {
     pub takes_reserve_in: Option<(Whose, RegionId)>,
     /// The built-in picture it is drawn with (`picture`), or its letter in a disc.
     pub picture: Option<Picture>,
+}
+
+/// A mark written with a piece's letter in position text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LetterMark {
+    /// The letter alone.
+    #[default]
+    None,
+    /// `~` after the letter (`Q~`: crazyhouse's promoted pieces).
+    Tilde,
+    /// `+` before the letter (`+P`: shogi's promoted pieces).
+    Plus,
+}
+
+impl LetterMark {
+    /// The mark of a letter as written in the file (`"Q~"`, `"+P"`, `"Q"`) and its letter, or
+    /// `None` when the text is no letter with at most one mark.
+    pub fn split(text: &str) -> Option<(char, Self)> {
+        let mut chars = text.chars();
+        let (first, second, third) = (chars.next(), chars.next(), chars.next());
+        let (letter, mark) = match (first, second, third) {
+            (Some(c), None, None) => (c, Self::None),
+            (Some(c), Some('~'), None) => (c, Self::Tilde),
+            (Some('+'), Some(c), None) => (c, Self::Plus),
+            _ => return None,
+        };
+        letter.is_ascii_alphabetic().then_some((letter, mark))
+    }
+
+    /// The letter `l` with this mark, as position text writes it.
+    pub fn write(self, l: char, out: &mut String) {
+        match self {
+            Self::None => out.push(l),
+            Self::Tilde => {
+                out.push(l);
+                out.push('~');
+            }
+            Self::Plus => {
+                out.push('+');
+                out.push(l);
+            }
+        }
+    }
 }
 
 /// The built-in piece pictures (`[pieces.ID] picture = "knight"`): chess's six kinds and
@@ -716,6 +765,27 @@ impl Ruleset {
             .map(|s| s.supply)
             .chain(self.pieces.iter().map(|p| p.reserve.unwrap_or(0)))
             .collect()
+    }
+
+    /// The kind with this letter (either case) and mark.
+    pub fn kind_by_letter(&self, ch: char, mark: LetterMark) -> Option<PieceKindId> {
+        self.pieces
+            .iter()
+            .position(|p| p.mark == mark && p.letter.eq_ignore_ascii_case(&ch))
+            .map(PieceKindId::new)
+    }
+
+    /// The letter of kind `k` with its mark, in `side`'s case.
+    pub fn letter_text(&self, side: Side, k: PieceKindId) -> String {
+        let p = &self.pieces[k.index()];
+        let l = if side == Side::White {
+            p.letter
+        } else {
+            p.letter.to_ascii_lowercase()
+        };
+        let mut s = String::with_capacity(2);
+        p.mark.write(l, &mut s);
+        s
     }
 
     /// Whether `side` may have a piece of kind `k` by a change of kind in `pos`: the kind is

@@ -20,7 +20,7 @@ use std::time::Duration;
 use crate::load::BUNDLED;
 use crate::play::{Action, Game, Turn};
 use crate::position::Position;
-use crate::rules::Ruleset;
+use crate::rules::{LetterMark, Ruleset};
 use crate::search::{Evaluator, Limits, Progress, Score, Searcher};
 use crate::text::{parse_position, parse_turn, turn_text, words};
 
@@ -86,7 +86,13 @@ fn uci_form(rules: &Ruleset, t: &Turn, chess960: bool) -> Option<String> {
     }
     s.push_str(&name(to));
     if let Some(k) = t.promote {
-        s.push(rules.pieces[k.index()].letter.to_ascii_lowercase());
+        // Shogi's promotions are written `+`, as Fairy-Stockfish writes them.
+        let p = &rules.pieces[k.index()];
+        s.push(if p.mark == LetterMark::Plus {
+            '+'
+        } else {
+            p.letter.to_ascii_lowercase()
+        });
     }
     Some(s)
 }

@@ -269,3 +269,8 @@ broken!(bare, ["end", "end"]);
 broken!(bare_answer, ["end"]);
 broken!(promotion_limits, ["change", "change", "change"]);
 broken!(drops_in, ["reserve"]);
+broken!(captured_as, ["reserve", "unknown_piece"]);
+broken!(
+    letter_mark,
+    ["piece_letter", "piece_letter", "duplicate_letter"]
+);

@@ -228,6 +228,7 @@ const ROYAL: &[&str] = &[
     "shatranj",
     "courier",
     "grand",
+    "crazyhouse",
     "xiangqi",
     "waterloo",
     "border-wars",

@@ -417,6 +417,8 @@ pub struct PieceDef {
     pub picture: Option<Spanned<String>>,
     /// Where captured pieces go: "out" or "reserve" (passive capture).
     pub captures_to: Option<Spanned<String>>,
+    /// The kind a captured piece of this kind enters the capturer's reserve as.
+    pub captured_as: Option<Spanned<String>>,
     /// Ending a move in this region takes the opponent's whole reserve.
     pub takes_reserve_in: Option<Spanned<String>>,
     /// Changes of kind on events.

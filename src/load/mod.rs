@@ -30,9 +30,9 @@ use crate::dsl;
 use crate::position::Position;
 use crate::rules::{
     Bare, Blast, BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops,
-    EndRules, EndVerdict, Flank, Goal, Identity, MAX_RESERVE, Neutral, Picture, PieceKind,
-    Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind, Trigger,
-    TurnRules, Vanquished, Verdict, Whose,
+    EndRules, EndVerdict, Flank, Goal, Identity, LetterMark, MAX_RESERVE, Neutral, Picture,
+    PieceKind, Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind,
+    Trigger, TurnRules, Vanquished, Verdict, Whose,
 };
 use crate::text;
 
@@ -78,6 +78,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("shatranj", include_str!("../../variants/shatranj.toml")),
     ("courier", include_str!("../../variants/courier.toml")),
     ("grand", include_str!("../../variants/grand.toml")),
+    ("crazyhouse", include_str!("../../variants/crazyhouse.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
     ("horde", include_str!("../../variants/horde.toml")),

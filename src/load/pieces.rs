@@ -3,8 +3,9 @@
 
 use super::{
     Blast, Change, ChangeDef, Code, CompileError, Compiler, Diagnostic, Drops, Fragment, IndexMap,
-    Loader, MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId, Program,
-    Spanned, StoneKind, Topology, Trigger, VariantDef, compile, dedent, dsl, span_of, splice,
+    LetterMark, Loader, MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId,
+    Program, Spanned, StoneKind, Topology, Trigger, VariantDef, compile, dedent, dsl, span_of,
+    splice,
 };
 
 impl Loader<'_> {
@@ -101,8 +102,8 @@ impl Loader<'_> {
         &mut self,
         def: &VariantDef,
         stones: &[StoneKind],
-    ) -> IndexMap<String, (String, char)> {
-        let mut out: IndexMap<String, (String, char)> = IndexMap::new();
+    ) -> IndexMap<String, (String, char, LetterMark)> {
+        let mut out: IndexMap<String, (String, char, LetterMark)> = IndexMap::new();
         if def.pieces.len() > compile::MAX_PIECE_KINDS {
             self.problem(
                 Code::Pieces,
@@ -147,15 +148,12 @@ impl Loader<'_> {
                 );
             }
             let l = p.letter.get_ref();
-            let mut chars = l.chars();
-            let letter = match (chars.next(), chars.next()) {
-                (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
-                _ => {
-                    self.problem(Code::PieceLetter, span_of(&p.letter), format!("piece letter `{l}` must be a single letter A–Z"), "not one letter", "position text writes White's pieces in upper case and Black's in lower case");
-                    continue;
-                }
+            let Some((letter, mark)) = LetterMark::split(l) else {
+                self.problem(Code::PieceLetter, span_of(&p.letter), format!("piece letter `{l}` must be a single letter A–Z, alone or marked as a promoted piece (`Q~`, `+P`)"), "not a letter with at most one mark", "position text writes White's pieces in upper case and Black's in lower case");
+                continue;
             };
-            if let Some((other, _)) = out.iter().find(|(_, (_, c))| *c == letter) {
+            let letter = letter.to_ascii_uppercase();
+            if let Some((other, _)) = out.iter().find(|(_, (_, c, m))| *c == letter && *m == mark) {
                 let other = other.clone();
                 let first = def
                     .pieces
@@ -165,16 +163,16 @@ impl Loader<'_> {
                     Diagnostic::error(
                         Code::DuplicateLetter,
                         span_of(&p.letter),
-                        format!("letter `{letter}` is already used by `{other}`"),
+                        format!("letter `{l}` is already used by `{other}`"),
                         "used twice",
-                        "every piece kind needs its own letter",
+                        "every piece kind needs its own letter (or the same letter with a mark: `Q~`, `+P`)",
                     )
                     .with_label(first, format!("first used here, by `{other}`")),
                 );
             }
             out.insert(
                 id.clone(),
-                (p.name.clone().unwrap_or_else(|| id.clone()), letter),
+                (p.name.clone().unwrap_or_else(|| id.clone()), letter, mark),
             );
         }
         out
@@ -235,7 +233,7 @@ impl Loader<'_> {
         compiler: &mut Compiler<'_>,
         fragments: &[Fragment],
         parsed: Vec<Parsed>,
-        pieces_meta: &IndexMap<String, (String, char)>,
+        pieces_meta: &IndexMap<String, (String, char, LetterMark)>,
     ) -> Vec<PieceKind> {
         // Each fragment compiled on its own, so that a mistake in it is reported once, where it
         // is written; the pieces using a fragment with a mistake are not compiled.
@@ -266,11 +264,14 @@ impl Loader<'_> {
                 .as_ref()
                 .and_then(|n| compiler.compile_attacks(p.moves.get_ref(), n).ok());
             if let (Some(m), Some(r), Some(attacks)) = (moves_prog, range_prog, attacks) {
-                let (name, letter) = pieces_meta.get(key.get_ref()).cloned().unwrap_or_default();
+                let (name, letter, mark) =
+                    pieces_meta.get(key.get_ref()).cloned().unwrap_or_default();
                 pieces.push(PieceKind {
                     id: key.get_ref().clone(),
                     name,
                     letter,
+                    mark,
+                    captured_as: None,
                     rulings: p.rulings.clone(),
                     moves_text: dedent(p.moves.get_ref()),
                     range_text: p.range.as_ref().map(|r| dedent(r.get_ref())),
@@ -496,8 +497,38 @@ impl Loader<'_> {
                     .as_ref()
                     .map(|n| u32::try_from(*n.get_ref()).unwrap_or(0).min(MAX_RESERVE));
                 pk.at_most = pd.at_most.as_ref().and_then(|n| self.at_most(n));
+                pk.captured_as = self.captured_as(def, pd, &ids);
             }
         }
+    }
+
+    /// `captured-as`: a kind kept in the reserve.
+    fn captured_as(
+        &mut self,
+        def: &VariantDef,
+        pd: &PieceDef,
+        ids: &[String],
+    ) -> Option<PieceKindId> {
+        let s = pd.captured_as.as_ref()?;
+        let k = *self
+            .kind_list(std::slice::from_ref(s), ids, "piece")
+            .first()?;
+        if def
+            .pieces
+            .values()
+            .nth(k)
+            .is_some_and(|p| p.reserve.is_none())
+        {
+            self.problem(
+                Code::Reserve,
+                span_of(s),
+                format!("`{}` is not kept in the reserve", s.get_ref()),
+                "never in hand",
+                "give that piece a `reserve` (0 for none at the start), so that a captured piece can go into the hand as one",
+            );
+            return None;
+        }
+        Some(PieceKindId::new(k))
     }
 
     /// `at-most`: from 1 to 1000.

@@ -154,7 +154,7 @@ const PIECE: &[Key] = &[
         "letter",
         Shape::Str,
         true,
-        "One letter in position text (upper case; Black uses lower case).",
+        "One letter in position text (upper case; Black uses lower case), alone or with a mark that sets it apart from the kind with the same letter: `Q~` (crazyhouse's promoted pieces) or `+P` (shogi's).",
     ),
     (
         "rulings",
@@ -258,6 +258,12 @@ const PIECE: &[Key] = &[
         Shape::Str,
         false,
         "Where captured pieces go: \"out\" or \"reserve\" (passive capture).",
+    ),
+    (
+        "captured-as",
+        Shape::Str,
+        false,
+        "The kind a captured piece of this kind enters the capturer's reserve as, under passive capture (crazyhouse: a promoted queen goes back as a pawn); that kind needs a `reserve`.",
     ),
     (
         "takes-reserve-in",

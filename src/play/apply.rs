@@ -53,6 +53,7 @@ pub(crate) fn move_pieces(
         if passive
             && let Some((s, k)) = pos.at(c).as_piece()
             && s != side
+            && let k = rules.pieces[k.index()].captured_as.unwrap_or(k)
             && rules.pieces[k.index()].reserve.is_some()
         {
             let n = &mut pos.supplies[side][rules.hand_slot(k)];

@@ -7,7 +7,7 @@ use crate::board::Cell;
 use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::{Occupant, Position};
-use crate::rules::{PositionField, Ruleset};
+use crate::rules::{LetterMark, PositionField, Ruleset};
 
 /// Which field of position text a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,9 +223,8 @@ fn read_reserve(
     for (i, ch) in inner.char_indices() {
         let span = (at + 1 + i, at + 1 + i + ch.len_utf8());
         let Some(k) = rules
-            .pieces
-            .iter()
-            .position(|p| p.letter == ch.to_ascii_uppercase())
+            .kind_by_letter(ch, LetterMark::None)
+            .map(PieceKindId::index)
         else {
             return fail(
                 Field::Reserve,
@@ -319,19 +318,25 @@ fn read_rank(
                 );
             }
         } else {
-            let occ = if let Some(p) = rules
-                .pieces
-                .iter()
-                .position(|p| p.letter == ch.to_ascii_uppercase())
-            {
-                Occupant::piece(
-                    if ch.is_ascii_uppercase() {
-                        Side::White
-                    } else {
-                        Side::Black
-                    },
-                    PieceKindId::new(p),
-                )
+            // A marked letter: `+P` (shogi's promoted pieces) or `Q~` (crazyhouse's).
+            let next = rank_text[j + ch.len_utf8()..].chars().next();
+            let marked = match (ch, next) {
+                ('+', Some(l)) => rules.kind_by_letter(l, LetterMark::Plus).map(|k| (k, l)),
+                (l, Some('~')) => rules.kind_by_letter(l, LetterMark::Tilde).map(|k| (k, l)),
+                _ => None,
+            };
+            let side_of = |l: char| {
+                if l.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                }
+            };
+            let occ = if let Some((k, l)) = marked {
+                j += 1;
+                Occupant::piece(side_of(l), k)
+            } else if let Some(k) = rules.kind_by_letter(ch, LetterMark::None) {
+                Occupant::piece(side_of(ch), k)
             } else if let Some(s) = rules.stones.iter().position(|s| s.symbol == ch) {
                 Occupant::stone(StoneKindId::new(s))
             } else if let Some(n) = rules.neutral.as_ref().filter(|n| n.symbol == ch) {
@@ -794,7 +799,11 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
                 out.push_str(&run.to_string());
                 run = 0;
             }
-            out.push(occupant_char(rules, o));
+            if let Some((side, k)) = o.as_piece() {
+                out.push_str(&rules.letter_text(side, k));
+            } else {
+                out.push(occupant_char(rules, o));
+            }
         }
         if run > 0 {
             out.push_str(&run.to_string());

@@ -10,7 +10,7 @@ use crate::board::Cell;
 use crate::core::{PieceKindId, StoneKindId};
 use crate::play::{Action, Game, Refusal, Request, Turn};
 use crate::rules::Ruleset;
-use crate::rules::Whose;
+use crate::rules::{LetterMark, Whose};
 
 /// The canonical text of a turn.
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
@@ -40,7 +40,7 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
         }
         if let Some(k) = t.promote {
             s.push('=');
-            s.push(rules.pieces[k.index()].letter);
+            s.push_str(&rules.letter_text(crate::core::Side::White, k));
         }
     }
     match &t.action {
@@ -109,9 +109,8 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
     {
         let ch = letter.chars().next().unwrap_or(' ');
         let Some(k) = rules
-            .pieces
-            .iter()
-            .position(|p| p.letter.eq_ignore_ascii_case(&ch))
+            .kind_by_letter(ch, LetterMark::None)
+            .map(PieceKindId::index)
         else {
             return Err(format!("`{ch}@`: not a piece letter of {}", rules.name));
         };
@@ -151,16 +150,23 @@ fn read_spec(rules: &Ruleset, text: &str) -> Result<Spec, String> {
             spec.caps.push(read_cell(rules, text, &mut i)?);
         }
         if i < b.len() && b[i] == b'=' {
-            let ch = text[i + 1..].chars().next().unwrap_or(' ');
-            let Some(k) = rules
-                .pieces
-                .iter()
-                .position(|p| p.letter.eq_ignore_ascii_case(&ch))
-            else {
-                return Err(format!("`={ch}`: not a piece letter of {}", rules.name));
+            // A letter, marked or not: `=Q`, `=Q~`, `=+P`.
+            let rest = &text[i + 1..];
+            let mut chars = rest.chars();
+            let (first, second) = (chars.next().unwrap_or(' '), chars.next());
+            let (letter, mark, len) = match (first, second) {
+                ('+', Some(l)) => (l, LetterMark::Plus, 1 + l.len_utf8()),
+                (l, Some('~')) => (l, LetterMark::Tilde, l.len_utf8() + 1),
+                (l, _) => (l, LetterMark::None, l.len_utf8()),
             };
-            spec.promote = Some(PieceKindId::new(k));
-            i += 1 + ch.len_utf8();
+            let Some(k) = rules
+                .kind_by_letter(letter, mark)
+                .or_else(|| same_letter(rules, letter).next())
+            else {
+                return Err(format!("`={letter}`: not a piece letter of {}", rules.name));
+            };
+            spec.promote = Some(k);
+            i += 1 + len;
         }
     }
     while i < b.len() {
@@ -214,8 +220,35 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
         promote: spec.promote,
         drop: spec.drop,
     };
-    game.request(&request)
-        .map_err(|r| fail(refusal_text(rules, &r)))
+    let first = game.request(&request);
+    // `=Q` names the kinds that share the letter with a mark too (`Q~`), when only one of
+    // them is the change of a legal turn.
+    if first.is_err()
+        && let Some(k) = request.promote
+        && rules.pieces[k.index()].mark == LetterMark::None
+    {
+        let letter = rules.pieces[k.index()].letter;
+        let found: Vec<Turn> = same_letter(rules, letter)
+            .filter(|&o| o != k)
+            .filter_map(|o| {
+                game.request(&Request {
+                    promote: Some(o),
+                    ..request.clone()
+                })
+                .ok()
+            })
+            .collect();
+        if let [only] = found.as_slice() {
+            return Ok(only.clone());
+        }
+    }
+    first.map_err(|r| fail(refusal_text(rules, &r)))
+}
+
+/// The kinds written with this letter (either case), marked or not.
+fn same_letter(rules: &Ruleset, letter: char) -> impl Iterator<Item = PieceKindId> + '_ {
+    PieceKindId::all(rules.pieces.len())
+        .filter(move |k| rules.pieces[k.index()].letter.eq_ignore_ascii_case(&letter))
 }
 
 /// A refusal in words, with the variant's names.
