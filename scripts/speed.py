@@ -49,6 +49,9 @@ GRAND_START = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w
 #  shakmaty FEN or None)
 ZH_MID = "5B~2/1k6/2n3r1/6q1/5p1n/2B2b1n/p1KP4/8[QRPPPPrrbbnpppppppp] b - - 0 61"
 
+SHOGI_MID = "2s+N1kg2/l7l/nPg2p2n/4p3p/3pPPr1s/2BPR2pP/PKB3+p1L/L2S2S1G/1G5N1[PPpppp] w - - 0 54"
+MINISHOGI_START = "rbsgk/4p/5/P4/KGSBR[-] w 0 1"
+
 CASES = [
     ("chess start", "chess", None, 5, ("std", "chess", CHESS_START), CHESS_START),
     ("chess Kiwipete", "chess", KIWIPETE, 4, ("std", "chess", KIWIPETE), KIWIPETE),
@@ -62,6 +65,8 @@ CASES = [
     ("courier start", "courier", None, 4, ("large", "courier", COURIER_START), None),
     ("grand chess start", "grand", None, 3, ("large", "grand", GRAND_START), None),
     ("crazyhouse mid-game", "crazyhouse", ZH_MID, 3, ("std", "crazyhouse", ZH_MID), None),
+    ("shogi mid-game", "shogi", SHOGI_MID, 3, ("large", "shogi", SHOGI_MID), None),
+    ("minishogi start", "minishogi", None, 5, ("std", "minishogi", MINISHOGI_START), None),
     ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
     ("Bollwerk 178 crowded mid-game", "bollwerk178", CROWDED, 2, None, None),
     ("Waterloo start", "waterloo", None, 4, None, None),

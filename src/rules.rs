@@ -248,6 +248,11 @@ pub struct Drops {
     pub kinds: Vec<PieceKindId>,
     /// Where each kind of `kinds` may be dropped: its `drops-in`, else `region`.
     pub regions: Vec<(Whose, RegionId)>,
+    /// For each kind of `kinds`: no drop on a file that holds this many of the side's own
+    /// pieces of the kind (`drop-file-limit`; shogi's pawns: 1).
+    pub file_limits: Vec<Option<u32>>,
+    /// The kinds whose drop may not checkmate (`drop-mate = "forbidden"`; shogi's pawn).
+    pub no_mate: Vec<PieceKindId>,
 }
 
 /// Most pieces of one kind a side's reserve may hold in a variant file or position text.
@@ -264,6 +269,9 @@ pub enum Trigger {
         /// Only a move from outside the region counts.
         enter: bool,
     },
+    /// The piece's move starts or ends in this region of its own side (`on = "zone"`:
+    /// shogi's promotion zone, which a move into, within or out of may use).
+    Zone(RegionId),
     /// The piece captures a piece of one of these kinds (`on = "capture"`).
     Capture(Vec<PieceKindId>),
     /// After its move the piece itself attacks an enemy royal piece (`on = "check"`).

@@ -270,6 +270,8 @@ broken!(bare_answer, ["end"]);
 broken!(promotion_limits, ["change", "change", "change"]);
 broken!(drops_in, ["reserve"]);
 broken!(captured_as, ["reserve", "unknown_piece"]);
+broken!(drop_rules, ["change", "reserve", "reserve"]);
+broken!(drop_rules_without_drops, ["reserve", "reserve"]);
 broken!(
     letter_mark,
     ["piece_letter", "piece_letter", "duplicate_letter"]

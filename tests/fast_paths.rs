@@ -229,6 +229,8 @@ const ROYAL: &[&str] = &[
     "courier",
     "grand",
     "crazyhouse",
+    "shogi",
+    "minishogi",
     "xiangqi",
     "waterloo",
     "border-wars",

@@ -165,7 +165,7 @@ pub struct RepetitionDef {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ChangeDef {
-    /// "reach", "enter", "capture" or "check".
+    /// "reach", "enter", "zone", "capture" or "check".
     pub on: Spanned<String>,
     /// For "reach" and "enter": the own region.
     pub region: Option<Spanned<String>>,
@@ -399,6 +399,10 @@ pub struct PieceDef {
     pub en_passant_in: Option<Spanned<String>>,
     /// Where this kind may be dropped, instead of `[drops] region`.
     pub drops_in: Option<Spanned<String>>,
+    /// No drop of this kind on a file holding this many own pieces of this kind.
+    pub drop_file_limit: Option<Spanned<i64>>,
+    /// `allowed` (default) or `forbidden`: whether a drop of this kind may checkmate.
+    pub drop_mate: Option<Spanned<String>>,
     /// The own region where it must promote.
     pub promotes_in: Option<Spanned<String>>,
     /// Piece kinds it may promote to.

@@ -79,6 +79,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("courier", include_str!("../../variants/courier.toml")),
     ("grand", include_str!("../../variants/grand.toml")),
     ("crazyhouse", include_str!("../../variants/crazyhouse.toml")),
+    ("shogi", include_str!("../../variants/shogi.toml")),
+    ("minishogi", include_str!("../../variants/minishogi.toml")),
     ("5check", include_str!("../../variants/5check.toml")),
     ("extinction", include_str!("../../variants/extinction.toml")),
     ("horde", include_str!("../../variants/horde.toml")),

@@ -586,12 +586,18 @@ impl Loader<'_> {
     /// One `[[pieces.X.changes]]` entry.
     fn change(&mut self, c: &ChangeDef, ids: &[String], regions: &[String]) -> Option<Change> {
         let on = match c.on.get_ref().as_str() {
-            e @ ("reach" | "enter") => match &c.region {
+            e @ ("reach" | "enter" | "zone") => match &c.region {
                 Some(r) => self
                     .region_named(r.get_ref(), span_of(r), regions)
-                    .map(|region| Trigger::Reach {
-                        region,
-                        enter: e == "enter",
+                    .map(|region| {
+                        if e == "zone" {
+                            Trigger::Zone(region)
+                        } else {
+                            Trigger::Reach {
+                                region,
+                                enter: e == "enter",
+                            }
+                        }
                     }),
                 None => {
                     self.problem(
@@ -617,7 +623,7 @@ impl Loader<'_> {
                         span_of(&c.on),
                         format!("`{other}` is not an event of a change of kind"),
                         "unknown event",
-                        "write \"reach\" or \"enter\" (with a region), \"capture\" (with kinds) or \"check\"",
+                        "write \"reach\", \"enter\" or \"zone\" (with a region), \"capture\" (with kinds) or \"check\"",
                     );
                 None
             }
@@ -631,11 +637,16 @@ impl Loader<'_> {
                     span_of(r),
                     format!("a change on `{}` has no region", c.on.get_ref()),
                     "not used",
-                    "only \"reach\" and \"enter\" take a region; remove it",
+                    "only \"reach\", \"enter\" and \"zone\" take a region; remove it",
                 );
             }
         }
-        if !c.kinds.is_empty() && matches!(c.on.get_ref().as_str(), "reach" | "enter" | "check") {
+        if !c.kinds.is_empty()
+            && matches!(
+                c.on.get_ref().as_str(),
+                "reach" | "enter" | "zone" | "check"
+            )
+        {
             self.problem(
                 Code::Change,
                 span_of(&c.kinds[0]),
@@ -829,6 +840,56 @@ impl Loader<'_> {
         ids
     }
 
+    /// Each drop kind's `drop-file-limit` and the kinds whose drop may not mate (`drop-mate`).
+    fn drop_rules(
+        &mut self,
+        defs: &[&super::PieceDef],
+        kinds: &[PieceKindId],
+    ) -> (Vec<Option<u32>>, Vec<PieceKindId>) {
+        let file_limits = kinds
+            .iter()
+            .map(|k| {
+                let n = defs.get(k.index()).and_then(|p| p.drop_file_limit.as_ref())?;
+                let v = *n.get_ref();
+                if (1..=1000).contains(&v) {
+                    return u32::try_from(v).ok();
+                }
+                self.problem(
+                    Code::Reserve,
+                    span_of(n),
+                    format!("drop-file-limit = {v}"),
+                    "out of range",
+                    "write how many own pieces of this kind a file may hold before none may be dropped on it, from 1 to 1000 (shogi's pawns: 1)",
+                );
+                None
+            })
+            .collect();
+        let no_mate = kinds
+            .iter()
+            .copied()
+            .filter(|k| {
+                let Some(s) = defs.get(k.index()).and_then(|p| p.drop_mate.as_ref()) else {
+                    return false;
+                };
+                match s.get_ref().as_str() {
+                    "forbidden" => true,
+                    "allowed" => false,
+                    other => {
+                        self.problem(
+                            Code::Reserve,
+                            span_of(s),
+                            format!("`{other}` is not a setting of `drop-mate`"),
+                            "not allowed or forbidden",
+                            "write \"forbidden\" (a drop of this kind may not checkmate) or \"allowed\"",
+                        );
+                        false
+                    }
+                }
+            })
+            .collect();
+        (file_limits, no_mate)
+    }
+
     /// `[drops]`: where and which kinds (counted in the reserve) may be dropped.
     pub(super) fn drops(
         &mut self,
@@ -838,6 +899,19 @@ impl Loader<'_> {
     ) -> Option<Drops> {
         let Some(d) = def.drops.as_ref() else {
             for p in def.pieces.values() {
+                let keys = [
+                    p.drop_file_limit.as_ref().map(span_of),
+                    p.drop_mate.as_ref().map(span_of),
+                ];
+                for span in keys.into_iter().flatten() {
+                    self.problem(
+                        Code::Reserve,
+                        span,
+                        "a drop rule in a variant without drops",
+                        "no [drops]",
+                        "add a [drops] section, or remove this line",
+                    );
+                }
                 if let Some(r) = &p.drops_in {
                     self.problem(
                         Code::Reserve,
@@ -888,10 +962,13 @@ impl Loader<'_> {
                     .and_then(|r| self.region_ref(r, regions))
             })
             .collect();
+        let (file_limits, no_mate) = self.drop_rules(&defs, &kinds);
         region.map(|region| Drops {
             region,
             regions: own.into_iter().map(|r| r.unwrap_or(region)).collect(),
             kinds,
+            file_limits,
+            no_mate,
         })
     }
 }

@@ -212,6 +212,18 @@ const PIECE: &[Key] = &[
         "`own REGION` or `enemy REGION`: where this kind may be dropped from the hand, instead of `[drops] region` (crazyhouse: pawns not on the first and last ranks).",
     ),
     (
+        "drop-file-limit",
+        Shape::Int,
+        false,
+        "A drop of this kind is refused on a file that already holds this many of the side's own pieces of this kind (shogi: 1, no two unpromoted pawns on a file).",
+    ),
+    (
+        "drop-mate",
+        Shape::Str,
+        false,
+        "`allowed` (default) or `forbidden`: whether a drop of this kind may checkmate (shogi's pawn).",
+    ),
+    (
         "promotes-in",
         Shape::Str,
         false,
@@ -283,13 +295,13 @@ const CHANGE: &[Key] = &[
         "on",
         Shape::Str,
         true,
-        "\"reach\", \"enter\", \"capture\" or \"check\".",
+        "\"reach\" (the move ends in `region`), \"enter\" (it comes into `region` from outside), \"zone\" (it starts or ends in `region`: shogi's promotion zone), \"capture\" or \"check\".",
     ),
     (
         "region",
         Shape::Str,
         false,
-        "For \"reach\" and \"enter\": the own region.",
+        "For \"reach\", \"enter\" and \"zone\": the own region.",
     ),
     (
         "kinds",

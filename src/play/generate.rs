@@ -1425,7 +1425,8 @@ impl Generator {
                 && t.place.is_empty()
                 && t.remove.is_none()
                 && t.promote.is_none_or(|k| !rules.is_royal(k))
-                && t.drop.is_none_or(|k| !rules.is_royal(k))
+                && t.drop
+                    .is_none_or(|k| !rules.is_royal(k) && !no_drop_mate(rules, k))
                 && sensitive.untouched(t)
                 && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
             if untested || safety.keeps_royals_safe(rules, pos, t) {
@@ -1566,7 +1567,28 @@ impl Safety<'_> {
         // `giving-check = "forbidden"`: the enemy royal pieces must be safe too.
         safe && (!rules.turn.no_giving_check
             || self.check.royals_safe(rules, self.after, side.opponent()))
+            && !self.drop_mates(rules, t)
     }
+
+    /// Whether `t`, played on `self.after`, is a drop that `drop-mate = "forbidden"` refuses:
+    /// it gives check and the opponent has no turn.
+    fn drop_mates(&mut self, rules: &Ruleset, t: &TurnView<'_>) -> bool {
+        if !t.drop.is_some_and(|k| no_drop_mate(rules, k)) {
+            return false;
+        }
+        let opponent = self.after.side;
+        if self.check.royals_safe(rules, self.after, opponent) {
+            return false;
+        }
+        Generator::default()
+            .turns(rules, self.after, |_| {})
+            .is_err()
+    }
+}
+
+/// Whether a drop of kind `k` may not checkmate (`drop-mate = "forbidden"`).
+fn no_drop_mate(rules: &Ruleset, k: PieceKindId) -> bool {
+    rules.drops.as_ref().is_some_and(|d| d.no_mate.contains(&k))
 }
 
 /// The low seven bits of each byte of a word: finds the bytes that are not zero.
@@ -1649,7 +1671,8 @@ fn drop_turns(
 ) -> usize {
     let side = pos.side;
     let mut count = 0;
-    for (&k, &(w, r)) in d.kinds.iter().zip(&d.regions) {
+    let mut per_file: Vec<u32> = Vec::new();
+    for ((&k, &(w, r)), &limit) in d.kinds.iter().zip(&d.regions).zip(&d.file_limits) {
         let region = &rules.regions[r.index()].cells[super::placement::region_side(side, w)];
         if pos.supplies[side]
             .get(rules.hand_slot(k))
@@ -1659,7 +1682,21 @@ fn drop_turns(
         {
             continue;
         }
-        for cell in region.iter().filter(|&c| pos.at(c).is_empty()) {
+        // `drop-file-limit`: the side's own pieces of this kind on each file.
+        if limit.is_some() {
+            per_file.clear();
+            per_file.resize(rules.topo.files(), 0);
+            for c in rules.topo.cells() {
+                if pos.at(c) == Occupant::piece(side, k) {
+                    per_file[rules.topo.layout(c).0] += 1;
+                }
+            }
+        }
+        let file_full = |c: Cell| limit.is_some_and(|n| per_file[rules.topo.layout(c).0] >= n);
+        for cell in region
+            .iter()
+            .filter(|&c| pos.at(c).is_empty() && !file_full(c))
+        {
             f(&TurnView {
                 drop: Some(k),
                 ..TurnView::staying(cell)
@@ -1697,6 +1734,10 @@ fn fires_unplayed(
         Trigger::Reach { region, enter } => {
             let cells = &rules.regions[region.index()].cells[side];
             Some(cells.contains(to) && !(*enter && cells.contains(from)))
+        }
+        Trigger::Zone(region) => {
+            let cells = &rules.regions[region.index()].cells[side];
+            Some(cells.contains(to) || cells.contains(from))
         }
         Trigger::Capture(kinds) => Some(captures.iter().any(|&c| {
             matches!(pos.at(c).as_piece(), Some((s, k)) if s != side && (kinds.is_empty() || kinds.contains(&k)))

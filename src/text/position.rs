@@ -220,6 +220,8 @@ fn read_reserve(
             }
         }
     }
+    // `[-]`: empty hands, as Fairy-Stockfish writes shogi's start.
+    let inner = if inner == "-" { "" } else { inner };
     for (i, ch) in inner.char_indices() {
         let span = (at + 1 + i, at + 1 + i + ch.len_utf8());
         let Some(k) = rules
@@ -380,11 +382,22 @@ fn read_fields(
     fields: &[(usize, &str)],
 ) -> Result<Vec<PositionField>, PositionError> {
     let topo = &rules.topo;
-    let names = if rules.fields.is_empty() {
-        Vec::new()
-    } else {
-        rules.fields.clone()
-    };
+    let mut names = rules.fields.clone();
+    // Fewer fields than declared, all of them counters: the last fields, the others left at
+    // their defaults (Fairy-Stockfish writes shogi's start `[-] w 0 1`, without the castling
+    // and en-passant fields it writes elsewhere).
+    let given = fields.len().saturating_sub(2);
+    let counters =
+        |f: &PositionField| matches!(f, PositionField::Halfmove | PositionField::Fullmove);
+    if given > 0
+        && given < names.len()
+        && fields[2..]
+            .iter()
+            .all(|(_, s)| s.bytes().all(|b| b.is_ascii_digit()))
+        && names[names.len() - given..].iter().all(counters)
+    {
+        names.drain(..names.len() - given);
+    }
     for (n, field) in names.iter().enumerate() {
         let Some(&(a, s)) = fields.get(2 + n) else {
             break;

@@ -361,6 +361,10 @@ fn change_words(rules: &Ruleset, special: &mut Vec<String>) {
                     },
                     rules.regions[region.index()].id
                 ),
+                Trigger::Zone(region) => format!(
+                    "moving into, within or out of its {}",
+                    rules.regions[region.index()].id
+                ),
                 Trigger::Capture(kinds) if kinds.is_empty() => "capturing".into(),
                 Trigger::Capture(kinds) => {
                     let k: Vec<String> = kinds
