@@ -521,6 +521,9 @@ pub struct TurnRules {
     /// Whether a chain may come back to a cell it passed once it has taken a piece since
     /// (instead of never, B-16). It still may not end on its origin.
     pub revisit_after_capture: bool,
+    /// Whether a chain that has taken a piece may come back to its start cell and end there
+    /// (`chain-ends-home = "after-capture"`: a draughts king's ring capture).
+    pub home_after_capture: bool,
     /// Whether a turn that leaves an enemy royal piece attacked is illegal (`[turn]
     /// giving-check = "forbidden"`; racing kings).
     pub no_giving_check: bool,
@@ -558,6 +561,7 @@ impl Default for TurnRules {
             most_captures: false,
             captured_leave_at_end: false,
             revisit_after_capture: false,
+            home_after_capture: false,
             no_giving_check: false,
         }
     }

@@ -109,6 +109,8 @@ struct Ctx<'a> {
     leave_at_once: bool,
     /// Whether a path may come back to a cell once it has taken a piece since it was there.
     revisit: bool,
+    /// Whether a path that has taken a piece may come back to the origin and end there.
+    home: bool,
 }
 
 /// Landings one run may make before the search starts pruning states whose every possible
@@ -755,6 +757,7 @@ impl Machine {
             origin: from,
             leave_at_once: !rules.turn.captured_leave_at_end,
             revisit: rules.turn.revisit_after_capture,
+            home: rules.turn.home_after_capture,
         };
         self.run(&cx, out, 0, from, false, StoneEffect::None, false);
         if self.work > ORDINARY_RUN {
@@ -1073,6 +1076,9 @@ impl Machine {
     /// origin.
     #[inline]
     fn is_visited(&self, cx: &Ctx<'_>, c: Cell) -> bool {
+        if self.home_open(cx) && c == cx.origin {
+            return false;
+        }
         if self.free {
             !cx.revisit && c == cx.origin
         } else {
@@ -1464,8 +1470,14 @@ impl Machine {
         None
     }
 
+    /// Whether the origin is open to the path (`chain-ends-home`: it has taken a piece).
+    #[inline]
+    fn home_open(&self, cx: &Ctx<'_>) -> bool {
+        cx.home && !self.caps.is_empty()
+    }
+
     fn accept(&mut self, cx: &Ctx<'_>, out: &mut Options, to: Cell, fx: StoneEffect, capleg: bool) {
-        if to == cx.origin {
+        if to == cx.origin && !self.home_open(cx) {
             return;
         }
         if self.walking {

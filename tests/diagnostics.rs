@@ -272,6 +272,7 @@ broken!(drops_in, ["reserve"]);
 broken!(captured_as, ["reserve", "unknown_piece"]);
 broken!(drop_rules, ["change", "reserve", "reserve"]);
 broken!(drop_rules_without_drops, ["reserve", "reserve"]);
+broken!(chain_ends_home, ["turn"]);
 broken!(
     letter_mark,
     ["piece_letter", "piece_letter", "duplicate_letter"]

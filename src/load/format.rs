@@ -238,6 +238,8 @@ pub struct TurnDef {
     pub captured_leave: Option<Spanned<String>>,
     /// `never` (default) or `after-capture`: whether a chain may come back to a cell.
     pub chain_revisits: Option<Spanned<String>>,
+    /// `never` (default) or `after-capture`: whether a chain may end on its start cell.
+    pub chain_ends_home: Option<Spanned<String>>,
     /// `allowed` (default) or `forbidden`: whether a turn may give check.
     pub giving_check: Option<Spanned<String>>,
 }

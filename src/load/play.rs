@@ -56,6 +56,36 @@ impl Loader<'_> {
         }
     }
 
+    /// `[turn] chain-revisits` and `chain-ends-home`.
+    fn chain_settings(&mut self, def: &VariantDef, t: &mut TurnRules) {
+        if let Some(c) = &def.turn.chain_revisits {
+            match c.get_ref().as_str() {
+                "never" => {}
+                "after-capture" => t.revisit_after_capture = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `chain-revisits`"),
+                    "not never or after-capture",
+                    "write \"never\" (the default, B-16) or \"after-capture\"",
+                ),
+            }
+        }
+        if let Some(c) = &def.turn.chain_ends_home {
+            match c.get_ref().as_str() {
+                "never" => {}
+                "after-capture" => t.home_after_capture = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `chain-ends-home`"),
+                    "not never or after-capture",
+                    "write \"never\" (the default, B-16) or \"after-capture\" (a chain that has taken a piece may end where it started)",
+                ),
+            }
+        }
+    }
+
     pub(super) fn turn(&mut self, def: &VariantDef) -> TurnRules {
         let mut t = TurnRules::default();
         if let Some(e) = &def.turn.explosions {
@@ -130,19 +160,7 @@ impl Loader<'_> {
                 ),
             }
         }
-        if let Some(c) = &def.turn.chain_revisits {
-            match c.get_ref().as_str() {
-                "never" => {}
-                "after-capture" => t.revisit_after_capture = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `chain-revisits`"),
-                    "not never or after-capture",
-                    "write \"never\" (the default, B-16) or \"after-capture\"",
-                ),
-            }
-        }
+        self.chain_settings(def, &mut t);
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions

@@ -614,6 +614,12 @@ const TURN: &[Key] = &[
         "`never` (default) or `after-capture`: whether a chain may come back to a cell.",
     ),
     (
+        "chain-ends-home",
+        Shape::Str,
+        false,
+        "`never` (default) or `after-capture`: whether a chain that has taken a piece may come back to its start cell and end there (a draughts king's ring capture).",
+    ),
+    (
         "giving-check",
         Shape::Str,
         false,

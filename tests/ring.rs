@@ -1,0 +1,33 @@
+//! `[turn] chain-ends-home` on a small variant of its own (`tests/variants/ring.toml`): a
+//! king's capture chain around four men comes back to its start cell and ends there.
+
+mod games;
+
+use games::{board, game, moves, play};
+
+const RING: &str = include_str!("variants/ring.toml");
+
+#[test]
+fn a_chain_that_has_captured_may_end_on_its_start_cell_with_chain_ends_home() {
+    let rules = games::rules_named("ring.toml", RING);
+    let mut g = game(&rules, "5/1m1m1/5/1m1m1/2K2 w");
+    let m = moves(&mut g);
+    // Around the ring either way: the same four men, the same landing: one turn.
+    assert_eq!(m, ["c1-c1xb2xd2xb4xd4"], "{m:?}");
+    play(&mut g, "c1-c1xb2xd2xb4xd4");
+    assert_eq!(board(&g), "5/5/5/5/2K2 b");
+}
+
+#[test]
+fn without_chain_ends_home_the_ring_stops_one_cell_short() {
+    let rules = games::rules_named(
+        "ring.toml",
+        &RING.replace("chain-ends-home = \"after-capture\"\n", ""),
+    );
+    let mut g = game(&rules, "5/1m1m1/5/1m1m1/2K2 w");
+    let mut m = moves(&mut g);
+    m.sort();
+    // The chain goes on while it can and may not land on c1 again: three men, ending on a3
+    // or e3.
+    assert_eq!(m, ["c1-a3xd2xb4xd4", "c1-e3xb2xb4xd4"], "{m:?}");
+}
