@@ -51,6 +51,7 @@ ZH_MID = "5B~2/1k6/2n3r1/6q1/5p1n/2B2b1n/p1KP4/8[QRPPPPrrbbnpppppppp] b - - 0 61
 
 SHOGI_MID = "2s+N1kg2/l7l/nPg2p2n/4p3p/3pPPr1s/2BPR2pP/PKB3+p1L/L2S2S1G/1G5N1[PPpppp] w - - 0 54"
 MINISHOGI_START = "rbsgk/4p/5/P4/KGSBR[-] w 0 1"
+JANGGI_MID = "2ba1ab2/2r2k3/1cnc2n2/2p2ppp1/p7r/2P2P1NP/P5P2/RCN4C1/3K5/2BAA1B1R w - - 40 21"
 
 CASES = [
     ("chess start", "chess", None, 5, ("std", "chess", CHESS_START), CHESS_START),
@@ -67,6 +68,8 @@ CASES = [
     ("crazyhouse mid-game", "crazyhouse", ZH_MID, 3, ("std", "crazyhouse", ZH_MID), None),
     ("shogi mid-game", "shogi", SHOGI_MID, 3, ("large", "shogi", SHOGI_MID), None),
     ("minishogi start", "minishogi", None, 5, ("std", "minishogi", MINISHOGI_START), None),
+    ("janggi mid-game", "janggi", JANGGI_MID, 3, ("large", "janggi", JANGGI_MID), None),
+    ("draughts start", "draughts", None, 8, None, None),
     ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
     ("Bollwerk 178 crowded mid-game", "bollwerk178", CROWDED, 2, None, None),
     ("Waterloo start", "waterloo", None, 4, None, None),

@@ -31,6 +31,9 @@ pub struct Position {
     pub fullmove: u32,
     /// How many times each side has given check (kept where `[end] checks` counts them).
     pub checks: BySide<u32>,
+    /// How many passes in a row led to this position (`[turn] pass`; position text does not
+    /// carry it: a position read from text starts at 0).
+    pub passes: u8,
 }
 
 impl Clone for Position {
@@ -54,6 +57,7 @@ impl Clone for Position {
             halfmove,
             fullmove,
             checks,
+            passes,
         } = source;
         self.cells.clone_from(cells);
         self.side = *side;
@@ -65,6 +69,7 @@ impl Clone for Position {
         self.halfmove = *halfmove;
         self.fullmove = *fullmove;
         self.checks = *checks;
+        self.passes = *passes;
     }
 }
 
@@ -88,6 +93,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             checks: BySide::both(0),
+            passes: 0,
         }
     }
 

@@ -444,6 +444,20 @@ pub struct EndRules {
     pub extinction: Vec<PieceKindId>,
     /// A side left with nothing but its royal pieces (`[end] bare`, `bare-answer`; shatranj).
     pub bare: Bare,
+    /// A pass answered by a pass ends the game in a draw (`[end] two-passes = "draw"`).
+    pub two_passes_draw: bool,
+    /// Royal pieces facing each other (`[end] royals-facing = "draw"`; janggi's bikjang).
+    pub facing: Option<Facing>,
+}
+
+/// Royal pieces that face each other (`[end] royals-facing`, `facing-lines`): a royal piece
+/// of the side to move and an enemy royal piece on one line of `lines` with only empty cells
+/// between. The side to move must then end the facing with its turn, or pass (even in check),
+/// and passing while they face ends the game in a draw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facing {
+    /// The lines' directions, for White (Black's mirror the rank).
+    pub lines: Vec<(i8, i8)>,
 }
 
 /// The bare royal piece rule (`[end] bare`, `bare-answer`): a side with no piece left but its
@@ -527,6 +541,9 @@ pub struct TurnRules {
     /// Whether a turn that leaves an enemy royal piece attacked is illegal (`[turn]
     /// giving-check = "forbidden"`; racing kings).
     pub no_giving_check: bool,
+    /// Whether a side may pass: a turn that changes nothing on the board (`[turn] pass =
+    /// "allowed"`; janggi). It is not a turn when it leaves a royal piece attacked.
+    pub pass: bool,
 }
 
 /// Which kinds of turn a piece has: a plain move, a move then stones, stones without moving.
@@ -563,6 +580,7 @@ impl Default for TurnRules {
             revisit_after_capture: false,
             home_after_capture: false,
             no_giving_check: false,
+            pass: false,
         }
     }
 }

@@ -69,6 +69,8 @@ fn uci_form(rules: &Ruleset, t: &Turn, chess960: bool) -> Option<String> {
                 name(t.from)
             ));
         }
+        // A pass is the passing piece's cell twice, as Fairy-Stockfish writes it.
+        Action::Pass => return Some(format!("{}{}", name(t.from), name(t.from))),
         Action::None => {}
         Action::Place(_) | Action::Remove(_) => return None,
     }

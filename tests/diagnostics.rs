@@ -273,6 +273,10 @@ broken!(captured_as, ["reserve", "unknown_piece"]);
 broken!(drop_rules, ["change", "reserve", "reserve"]);
 broken!(drop_rules_without_drops, ["reserve", "reserve"]);
 broken!(chain_ends_home, ["turn"]);
+broken!(pass_settings, ["turn", "end", "end"]);
+broken!(pass_endings, ["end", "end"]);
+broken!(bent_path, ["no_path"]);
+broken!(drop_rule_undropped, ["reserve"]);
 broken!(
     letter_mark,
     ["piece_letter", "piece_letter", "duplicate_letter"]

@@ -232,6 +232,7 @@ const ROYAL: &[&str] = &[
     "shogi",
     "minishogi",
     "xiangqi",
+    "janggi",
     "waterloo",
     "border-wars",
     "border-wars-chess",

@@ -73,8 +73,17 @@ fn drop_file_limit_refuses_a_second_own_pawn_on_a_file() {
         .into_iter()
         .collect();
     assert_eq!(files, ['a', 'c', 'd', 'e']);
-    // Refused with move text too.
-    assert!(bulwark::text::parse_turn(&mut g, "P@b3").is_err());
+    // Refused with move text too, naming the rule.
+    let e = bulwark::text::parse_turn(&mut g, "P@b3").unwrap_err();
+    assert!(
+        e.reason.contains("its file already holds one of your"),
+        "{e}"
+    );
+    // A cell outside the pawn's drop region, and a full cell, each say so.
+    let e = bulwark::text::parse_turn(&mut g, "P@e5").unwrap_err();
+    assert!(e.reason.contains("outside"), "{e}");
+    let e = bulwark::text::parse_turn(&mut g, "P@b2").unwrap_err();
+    assert!(e.reason.contains("not empty"), "{e}");
     play(&mut g, "P@c3");
 }
 
@@ -88,6 +97,7 @@ fn drop_mate_forbidden_refuses_a_pawn_drop_that_mates_but_not_one_that_checks() 
     assert!(!moves(&mut g).contains(&"P@a4".to_string()));
     let e = bulwark::text::parse_turn(&mut g, "P@a4").unwrap_err();
     assert!(e.to_string().contains("P@a4"), "{e}");
+    assert!(e.reason.contains("would checkmate"), "{e}");
     // Without Black's pawn the king escapes to b5: a check, not a mate, allowed.
     let mut g = game(&rules, "k4/5/1G3/5/4K[P] w 0 1");
     assert!(moves(&mut g).contains(&"P@a4".to_string()));

@@ -447,6 +447,10 @@ pub const PATH_SHAPES: &[(&str, &str)] = &[
         "orthogonal-first",
         "one orthogonal step towards the long side of the offset (a lame leaper's leg)",
     ),
+    (
+        "orthogonal-then-diagonal",
+        "one orthogonal step towards the long side, then diagonal steps outwards to the destination (janggi's elephant, [3,2]: two cells), for offsets whose long side is one longer than the short",
+    ),
 ];
 
 /// A vector as a listing shows it: its offset, or for a virtual vector (whose offset depends
@@ -503,6 +507,16 @@ fn shape_paths(shape: &str, (a, b): (i32, i32)) -> Vec<Vec<(i32, i32)>> {
                 vec![vec![(sa, 1)], vec![(sa, -1)]]
             } else if a == 0 && b.abs() == 2 {
                 vec![vec![(1, sb)], vec![(-1, sb)]]
+            } else {
+                vec![]
+            }
+        }
+        "orthogonal-then-diagonal" => {
+            // The cells before the destination: one step along the long side, then diagonal.
+            if a.abs() == b.abs() + 1 && b != 0 {
+                vec![(0..a.abs() - 1).map(|k| (sa * (k + 1), sb * k)).collect()]
+            } else if b.abs() == a.abs() + 1 && a != 0 {
+                vec![(0..b.abs() - 1).map(|k| (sa * k, sb * (k + 1))).collect()]
             } else {
                 vec![]
             }
@@ -1337,7 +1351,7 @@ impl Emitter<'_, '_> {
                     Code::NoPath,
                     format!("path shape `{shape}` has no path for any offset of this leap"),
                     "never applies",
-                    "shapes: straight (along a line: [2,0], [2,2]), lshape and orthogonal-first (knight-like [2,1]), flank (beside the middle cell of [2,0] or [2,2])".into(),
+                    "shapes: straight (along a line: [2,0], [2,2]), lshape and orthogonal-first (knight-like [2,1]), flank (beside the middle cell of [2,0] or [2,2]), orthogonal-then-diagonal (long side one longer than the short: [2,1], [3,2])".into(),
                 ));
             }
         }
@@ -1558,5 +1572,25 @@ mod tests {
         );
         assert!(shape_paths("flank", (2, 2)).is_empty());
         assert_eq!(shape_paths("straight", (2, -2)), vec![vec![(1, -1)]]);
+    }
+
+    #[test]
+    fn orthogonal_then_diagonal_paths_bend_outwards() {
+        // Janggi's elephant: one step along the long side, then one diagonal step.
+        assert_eq!(
+            shape_paths("orthogonal-then-diagonal", (3, 2)),
+            vec![vec![(1, 0), (2, 1)]]
+        );
+        assert_eq!(
+            shape_paths("orthogonal-then-diagonal", (-2, -3)),
+            vec![vec![(0, -1), (-1, -2)]]
+        );
+        // The horse's leg, as orthogonal-first.
+        assert_eq!(
+            shape_paths("orthogonal-then-diagonal", (2, -1)),
+            shape_paths("orthogonal-first", (2, -1))
+        );
+        assert!(shape_paths("orthogonal-then-diagonal", (3, 1)).is_empty());
+        assert!(shape_paths("orthogonal-then-diagonal", (2, 2)).is_empty());
     }
 }

@@ -19,6 +19,8 @@ pub struct Zobrist {
     stones: usize,
     /// Per side, the key of one check given (`[end] checks`), times the count.
     checks: [u64; 2],
+    /// The key of one pass in a row (`[turn] pass`), times the count.
+    passes: u64,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -42,6 +44,7 @@ impl Zobrist {
             castle: (0..castlings).map(|_| splitmix(&mut s)).collect(),
             stones,
             checks: [splitmix(&mut s), splitmix(&mut s)],
+            passes: splitmix(&mut s),
         }
     }
 
@@ -82,6 +85,12 @@ impl Zobrist {
         self.checks[side.index()].wrapping_mul(u64::from(n))
     }
 
+    /// The key of `n` passes in a row.
+    #[inline]
+    pub(crate) fn passes(&self, n: u8) -> u64 {
+        self.passes.wrapping_mul(u64::from(n))
+    }
+
     /// The hash of a whole position, computed from scratch.
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = 0u64;
@@ -100,5 +109,6 @@ impl Zobrist {
         h.wrapping_add(self.taboo(pos.taboo))
             .wrapping_add(self.ep(pos.ep))
             .wrapping_add(self.castling(pos.castling))
+            .wrapping_add(self.passes(pos.passes))
     }
 }

@@ -212,6 +212,12 @@ pub struct EndDef {
     pub bare: Option<Spanned<String>>,
     /// `none` (default) or `draw`: the bared side's answer.
     pub bare_answer: Option<Spanned<String>>,
+    /// `none` (default) or `draw`: a pass answered by a pass.
+    pub two_passes: Option<Spanned<String>>,
+    /// `none` (default) or `draw`: royal pieces facing each other.
+    pub royals_facing: Option<Spanned<String>>,
+    /// The direction set along which royal pieces face (default `orthogonal`).
+    pub facing_lines: Option<Spanned<String>>,
 }
 
 /// `[turn]`: judgement calls about the whole turn.
@@ -242,6 +248,8 @@ pub struct TurnDef {
     pub chain_ends_home: Option<Spanned<String>>,
     /// `allowed` (default) or `forbidden`: whether a turn may give check.
     pub giving_check: Option<Spanned<String>>,
+    /// `never` (default) or `allowed`: whether a side may pass.
+    pub pass: Option<Spanned<String>>,
 }
 
 /// `[notation]`: the position text's fields after BOARD SIDE.

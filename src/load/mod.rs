@@ -89,6 +89,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../variants/racingkings.toml"),
     ),
     ("xiangqi", include_str!("../../variants/xiangqi.toml")),
+    ("janggi", include_str!("../../variants/janggi.toml")),
+    ("draughts", include_str!("../../variants/draughts.toml")),
     ("waterloo", include_str!("../../variants/waterloo.toml")),
     (
         "border-wars",
@@ -541,7 +543,8 @@ impl Loader<'_> {
             return None;
         }
         self.actions(&def, &mut stones, &mut pieces, &region_ids);
-        let end = self.end(&def, &region_ids);
+        let mut end = self.end(&def, &region_ids);
+        self.pass_endings(&def, &directions, &mut end);
         let turn = self.turn(&def);
         self.changes(&def, &mut pieces, &region_ids);
         let (replaced, clock, repetition) = self.history_rules(&def);

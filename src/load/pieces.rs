@@ -533,16 +533,33 @@ impl Loader<'_> {
 
     /// `at-most`: from 1 to 1000.
     fn at_most(&mut self, n: &Spanned<i64>) -> Option<u32> {
+        self.count_of_pieces(
+            n,
+            "at-most",
+            Code::Change,
+            "write the most pieces of this kind a side may have by changes of kind, from 1 to 1000 (grand chess: 1 queen)",
+        )
+    }
+
+    /// A count of pieces in a piece's key (`at-most`, `drop-file-limit`): from 1 to 1000, or a
+    /// problem on `key` with `help`.
+    fn count_of_pieces(
+        &mut self,
+        n: &Spanned<i64>,
+        key: &str,
+        code: Code,
+        help: &str,
+    ) -> Option<u32> {
         let v = *n.get_ref();
         if (1..=1000).contains(&v) {
             return u32::try_from(v).ok();
         }
         self.problem(
-            Code::Change,
+            code,
             span_of(n),
-            format!("at-most = {v}"),
+            format!("{key} = {v}"),
             "out of range",
-            "write the most pieces of this kind a side may have by changes of kind, from 1 to 1000 (grand chess: 1 queen)",
+            help,
         );
         None
     }
@@ -850,18 +867,12 @@ impl Loader<'_> {
             .iter()
             .map(|k| {
                 let n = defs.get(k.index()).and_then(|p| p.drop_file_limit.as_ref())?;
-                let v = *n.get_ref();
-                if (1..=1000).contains(&v) {
-                    return u32::try_from(v).ok();
-                }
-                self.problem(
+                self.count_of_pieces(
+                    n,
+                    "drop-file-limit",
                     Code::Reserve,
-                    span_of(n),
-                    format!("drop-file-limit = {v}"),
-                    "out of range",
                     "write how many own pieces of this kind a file may hold before none may be dropped on it, from 1 to 1000 (shogi's pawns: 1)",
-                );
-                None
+                )
             })
             .collect();
         let no_mate = kinds
@@ -954,6 +965,26 @@ impl Loader<'_> {
                 .collect();
         }
         let defs: Vec<&super::PieceDef> = def.pieces.values().collect();
+        // Drop rules on a kind that is never dropped would be read by nothing.
+        for (k, p) in defs.iter().enumerate() {
+            if kinds.contains(&PieceKindId::new(k)) {
+                continue;
+            }
+            let keys = [
+                p.drop_file_limit.as_ref().map(span_of),
+                p.drop_mate.as_ref().map(span_of),
+                p.drops_in.as_ref().map(span_of),
+            ];
+            for span in keys.into_iter().flatten() {
+                self.problem(
+                    Code::Reserve,
+                    span,
+                    format!("a drop rule for `{}`, which is never dropped", ids[k]),
+                    "not a kind of [drops]",
+                    "add the kind to [drops] kinds (it needs a `reserve`), or remove this line",
+                );
+            }
+        }
         let own: Vec<Option<(super::Whose, super::RegionId)>> = kinds
             .iter()
             .map(|k| {

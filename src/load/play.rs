@@ -7,6 +7,8 @@ use super::{
     Placement, PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId,
     TurnRules, Vanquished, VariantDef, Verdict, span_of,
 };
+use crate::compile;
+use crate::rules::Facing;
 
 impl Loader<'_> {
     pub(super) fn actions(
@@ -161,6 +163,19 @@ impl Loader<'_> {
             }
         }
         self.chain_settings(def, &mut t);
+        if let Some(c) = &def.turn.pass {
+            match c.get_ref().as_str() {
+                "never" => {}
+                "allowed" => t.pass = true,
+                other => self.problem(
+                    Code::Turn,
+                    span_of(c),
+                    format!("`{other}` is not a setting of `pass`"),
+                    "not never or allowed",
+                    "write \"never\" (the default) or \"allowed\" (a side may pass instead of moving)",
+                ),
+            }
+        }
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions
@@ -253,6 +268,8 @@ impl Loader<'_> {
             immobilized_loses,
             checkmate,
             stalemate,
+            two_passes_draw: false,
+            facing: None,
         }
     }
 
@@ -294,6 +311,100 @@ impl Loader<'_> {
             );
         }
         u32::try_from(n).ok().filter(|_| in_range)
+    }
+
+    /// `[end] two-passes`, `royals-facing` and `facing-lines`: endings that a pass brings
+    /// about. `directions` are the variant's declared direction sets.
+    pub(super) fn pass_endings(
+        &mut self,
+        def: &VariantDef,
+        directions: &[(String, Vec<(i8, i8)>)],
+        end: &mut EndRules,
+    ) {
+        // A misread `pass` counts as allowing it: its own problem is reported once.
+        let passes = def
+            .turn
+            .pass
+            .as_ref()
+            .is_some_and(|p| p.get_ref() != "never");
+        let mut draw_or_none = |v: &Option<Spanned<String>>, key: &str, needs: &str| {
+            let (w, span) = v.as_ref().map(|s| (s.get_ref().as_str(), span_of(s)))?;
+            match w {
+                "none" => None,
+                "draw" if !passes => {
+                    self.problem(
+                        Code::End,
+                        span,
+                        format!("`{key}` ends the game by a pass, and this game has no pass"),
+                        "no pass to end it",
+                        format!("add `pass = \"allowed\"` to [turn], or remove `{key}`{needs}"),
+                    );
+                    None
+                }
+                "draw" => Some(span),
+                other => {
+                    self.problem(
+                        Code::End,
+                        span,
+                        format!("`{other}` is not a setting of `{key}`"),
+                        "not none or draw",
+                        format!("write \"none\" (the default) or \"draw\"{needs}"),
+                    );
+                    None
+                }
+            }
+        };
+        end.two_passes_draw = draw_or_none(&def.end.two_passes, "two-passes", "").is_some();
+        let facing = draw_or_none(&def.end.royals_facing, "royals-facing", "");
+        if facing.is_some() && !def.pieces.values().any(|p| p.royal) {
+            self.problem(
+                Code::End,
+                facing.unwrap_or_default(),
+                "`royals-facing` looks at royal pieces, and no piece is royal",
+                "nothing can face",
+                "mark the pieces that face with `royal = true`, or remove `royals-facing`",
+            );
+        }
+        let lines = match &def.end.facing_lines {
+            None => Some(vec![(0, 1), (1, 0), (0, -1), (-1, 0)]),
+            Some(l) => {
+                let name = l.get_ref().as_str();
+                if def.end.royals_facing.is_none() {
+                    self.problem(
+                        Code::End,
+                        span_of(l),
+                        "`facing-lines` without `royals-facing`",
+                        "nothing faces along them",
+                        "add `royals-facing = \"draw\"`, or remove `facing-lines`",
+                    );
+                }
+                let found = compile::BUILTIN_DIRECTIONS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_vec())
+                    .or_else(|| {
+                        directions
+                            .iter()
+                            .find(|(n, _)| n == name)
+                            .map(|(_, v)| v.clone())
+                    });
+                if found.is_none() {
+                    let known = compile::BUILTIN_DIRECTIONS
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .chain(directions.iter().map(|(n, _)| n.as_str()));
+                    self.problem(
+                        Code::End,
+                        span_of(l),
+                        format!("`{name}` is not a direction set"),
+                        "unknown direction set",
+                        crate::core::names::suggest(name, known),
+                    );
+                }
+                found
+            }
+        };
+        end.facing = facing.and(lines).map(|lines| Facing { lines });
     }
 
     /// `[end] bare` and `bare-answer`.

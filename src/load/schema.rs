@@ -563,6 +563,24 @@ const END: &[Key] = &[
         false,
         "`none` (default) or `draw`: with `draw`, a side bared while the opponent has a single other piece plays one more turn first, and baring the opponent with it draws (shatranj, courier).",
     ),
+    (
+        "two-passes",
+        Shape::Str,
+        false,
+        "`none` (default) or `draw`: with `draw`, a pass answered by a pass ends the game in a draw (needs `[turn] pass`).",
+    ),
+    (
+        "royals-facing",
+        Shape::Str,
+        false,
+        "`none` (default) or `draw`: with `draw`, a side whose royal piece faces an enemy royal piece (on one line of `facing-lines`, only empty cells between) must end the facing with its turn or pass, and that pass, allowed even in check, ends the game in a draw (janggi's bikjang; needs `[turn] pass`).",
+    ),
+    (
+        "facing-lines",
+        Shape::Str,
+        false,
+        "The direction set along which royal pieces face, for `royals-facing` (default `orthogonal`).",
+    ),
 ];
 const TURN: &[Key] = &[
     (
@@ -624,6 +642,12 @@ const TURN: &[Key] = &[
         Shape::Str,
         false,
         "`allowed` (default) or `forbidden`: `forbidden` makes every turn that leaves an enemy royal piece attacked illegal (racing kings).",
+    ),
+    (
+        "pass",
+        Shape::Str,
+        false,
+        "`never` (default) or `allowed`: whether a side may pass, a turn that changes nothing on the board; it is not a turn when it leaves a royal piece attacked (janggi). Written `pass` in move text.",
     ),
 ];
 const NOTATION: &[Key] = &[(

@@ -150,6 +150,11 @@ pub fn apply_turn(
     pos.ep = ep;
     pos.ep_victim = ep_victim;
     pos.taboo = taboo;
+    pos.passes = if t.pass {
+        pos.passes.saturating_add(1)
+    } else {
+        0
+    };
     pos.side = side.opponent();
 }
 

@@ -26,6 +26,7 @@ pub struct Undo {
     halfmove: u32,
     fullmove: u32,
     checks: BySide<u32>,
+    passes: u8,
     hash: u64,
 }
 
@@ -237,6 +238,7 @@ impl<'r> Game<'r> {
             halfmove: self.pos.halfmove,
             fullmove: self.pos.fullmove,
             checks: self.pos.checks,
+            passes: self.pos.passes,
             hash: self.hash,
         };
         let z = &self.rules.zobrist;
@@ -255,7 +257,7 @@ impl<'r> Game<'r> {
         let mut hash = rehash_rest(
             z,
             &undo.supplies,
-            (undo.taboo, undo.ep, undo.castling),
+            (undo.taboo, undo.ep, undo.castling, undo.passes),
             &self.pos,
             hash,
         );
@@ -287,6 +289,7 @@ impl<'r> Game<'r> {
         self.pos.halfmove = u.halfmove;
         self.pos.fullmove = u.fullmove;
         self.pos.checks = u.checks;
+        self.pos.passes = u.passes;
         self.pos.side = self.pos.side.opponent();
         self.hash = u.hash;
         true
@@ -417,7 +420,7 @@ fn earlier_equal(history: &[(Turn, Undo)], h: u64, shift: usize) -> u32 {
 fn rehash_rest(
     z: &Zobrist,
     supplies: &BySide<Vec<u32>>,
-    (taboo, ep, castling): (Option<Cell>, Option<Cell>, u32),
+    (taboo, ep, castling, passes): (Option<Cell>, Option<Cell>, u32, u8),
     after: &Position,
     mut hash: u64,
 ) -> u64 {
@@ -438,6 +441,9 @@ fn rehash_rest(
     hash = hash
         .wrapping_sub(z.castling(castling))
         .wrapping_add(z.castling(after.castling));
+    hash = hash
+        .wrapping_sub(z.passes(passes))
+        .wrapping_add(z.passes(after.passes));
     if after.side == Side::Black {
         hash.wrapping_add(z.black)
     } else {
@@ -462,7 +468,7 @@ fn hash_after(
     rehash_rest(
         z,
         &pos.supplies,
-        (pos.taboo, pos.ep, pos.castling),
+        (pos.taboo, pos.ep, pos.castling, pos.passes),
         scratch,
         h,
     )

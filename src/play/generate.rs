@@ -13,7 +13,7 @@ use crate::vm::{Machine, Options, StoneEffect};
 use super::apply::{apply_turn, move_pieces};
 use super::check::ep_victim;
 use super::outcome::{
-    Outcome, Reason, answer_pending, no_turn, reached_goal, static_outcome_given,
+    Outcome, Reason, answer_pending, no_turn, reached_goal, royals_face, static_outcome_given,
 };
 use super::placement::{PlaceEffect, placements};
 use super::turn::{Step, TurnView};
@@ -285,6 +285,16 @@ impl Core {
             tally.count += drop_turns(rules, pos, d, f);
         }
         tally.count += self.castling_turns(rules, pos, in_check, foes, f);
+        // A pass (`[turn] pass`), written with the side's royal piece, or its first piece.
+        if rules.turn.pass
+            && let Some(&c) = own
+                .iter()
+                .find(|&&c| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k)))
+                .or(own.first())
+        {
+            f(&TurnView::passing(c));
+            tally.count += 1;
+        }
         (tally.count, tally.any_move)
     }
 
@@ -1402,8 +1412,16 @@ impl Generator {
         let reference = *exhaustive
             || rules.neutral.as_ref().is_some_and(|n| n.gives_check)
             || rules.turn.no_giving_check;
+        // Royal pieces facing (`[end] royals-facing`): a pass is a turn even in check, and
+        // every other turn must end the facing (tested on each).
+        let facing = rules
+            .end
+            .facing
+            .as_ref()
+            .filter(|fc| royals_face(rules, pos, side, fc));
         let bounded = !in_check
             && !reference
+            && facing.is_none()
             && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
         let quiet = (bounded && core.counting).then_some(&*sensitive);
         let mut safety = Safety {
@@ -1429,7 +1447,15 @@ impl Generator {
                     .is_none_or(|k| !rules.is_royal(k) && !no_drop_mate(rules, k))
                 && sensitive.untouched(t)
                 && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
-            if untested || safety.keeps_royals_safe(rules, pos, t) {
+            let legal = match facing {
+                Some(_) if t.pass => true,
+                Some(fc) => {
+                    safety.keeps_royals_safe(rules, pos, t)
+                        && !royals_face(rules, safety.after, side, fc)
+                }
+                None => untested || safety.keeps_royals_safe(rules, pos, t),
+            };
+            if legal {
                 f(t);
                 n += 1;
             }

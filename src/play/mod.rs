@@ -23,5 +23,5 @@ pub use game::{Game, MAX_HISTORY_TURNS, Undo};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
 pub use placement::{PlaceEffect, placement, placements};
-pub use refusal::{Refusal, Request};
+pub use refusal::{DropRefusal, Refusal, Request};
 pub use turn::{Action, Turn, TurnView};

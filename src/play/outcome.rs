@@ -1,10 +1,11 @@
 //! The end of a game: its outcome and reason, and what the position alone decides (B-60,
 //! B-61).
 
+use crate::board::Cell;
 use crate::core::{BySide, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::{Bare, BothVanquished, Goal, Ruleset, Verdict};
+use crate::rules::{Bare, BothVanquished, Facing, Goal, Ruleset, Verdict};
 
 use super::placement::region_side;
 
@@ -46,6 +47,11 @@ pub enum Reason {
     Bare,
     /// Both sides have nothing left but their royal pieces (`[end] bare`).
     BothBare,
+    /// A pass was answered by a pass (`[end] two-passes`).
+    TwoPasses,
+    /// The side to move passed while the royal pieces faced each other (`[end]
+    /// royals-facing`).
+    Facing,
 }
 
 /// The end of a game.
@@ -116,6 +122,8 @@ impl Reason {
             Reason::BothReached => "both sides reached a goal".into(),
             Reason::Bare => "nothing left but the royal piece".into(),
             Reason::BothBare => "both sides have nothing left but the royal piece".into(),
+            Reason::TwoPasses => "both sides passed".into(),
+            Reason::Facing => "a pass while the royal pieces faced each other".into(),
             Reason::Extinct(k) => format!(
                 "no {} left",
                 rules
@@ -326,6 +334,53 @@ fn answered_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     }
 }
 
+/// The endings a pass brings about: a pass answered by a pass (`[end] two-passes`), a pass
+/// while the royal pieces face each other (`[end] royals-facing`: the board is as it was, so
+/// they face still).
+fn pass_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
+    if pos.passes == 0 {
+        return None;
+    }
+    let reason = if rules.end.two_passes_draw && pos.passes >= 2 {
+        Reason::TwoPasses
+    } else if rules
+        .end
+        .facing
+        .as_ref()
+        .is_some_and(|f| royals_face(rules, pos, pos.side, f))
+    {
+        Reason::Facing
+    } else {
+        return None;
+    };
+    Some(Outcome {
+        winner: None,
+        reason,
+    })
+}
+
+/// Whether a royal piece of `side` faces an enemy royal piece (`[end] royals-facing`): on
+/// one line of the facing directions, with only empty cells between.
+pub(crate) fn royals_face(rules: &Ruleset, pos: &Position, side: Side, facing: &Facing) -> bool {
+    let royal_of = |c: Cell, s: Side| matches!(pos.at(c).as_piece(), Some((x, k)) if x == s && rules.is_royal(k));
+    rules.topo.cells().filter(|&c| royal_of(c, side)).any(|c| {
+        facing.lines.iter().any(|&(a, b)| {
+            let v = match side {
+                Side::White => (a, b),
+                Side::Black => (a, -b),
+            };
+            let mut at = c;
+            while let Some(next) = rules.topo.offset(at, v) {
+                if !pos.at(next).is_empty() {
+                    return royal_of(next, side.opponent());
+                }
+                at = next;
+            }
+            false
+        })
+    })
+}
+
 /// [`static_outcome`], told which sides have a royal piece on the board (`royal_sides`, read
 /// only when the rules have royal pieces) and which sides have a piece at all (`pieces`).
 pub(crate) fn static_outcome_given(
@@ -335,6 +390,9 @@ pub(crate) fn static_outcome_given(
     pieces: BySide<bool>,
 ) -> Option<Outcome> {
     let mover = pos.side.opponent();
+    if let Some(o) = pass_outcome(rules, pos) {
+        return Some(o);
+    }
     if let Some(o) = counted_outcome(rules, pos).or_else(|| answered_outcome(rules, pos)) {
         return Some(o);
     }

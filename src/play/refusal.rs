@@ -32,6 +32,8 @@ pub struct Request {
     pub promote: Option<PieceKindId>,
     /// A piece of this kind dropped from the hand onto `from`.
     pub drop: Option<PieceKindId>,
+    /// A pass (`from` is then ignored).
+    pub pass: bool,
 }
 
 /// Why a requested turn is not legal.
@@ -68,8 +70,10 @@ pub enum Refusal {
         /// The movements that reach it.
         ways: Vec<Turn>,
     },
-    /// Neither a movement nor a stone.
+    /// Neither a movement nor a stone, in a game without passing.
     Pass,
+    /// A pass, which the game allows, but not here: it would leave a royal piece attacked.
+    PassNotLegal,
     /// More stones than the piece may place.
     TooManyStones {
         /// Its kind.
@@ -154,22 +158,48 @@ pub enum Refusal {
     NotLegal,
     /// The turn would repeat an earlier position, which the variant forbids.
     Repeats,
-    /// A drop that is not a turn here: the kind is not in the hand, or the cell is not an
-    /// empty cell of the drop region.
+    /// A drop that is not a turn here.
     CannotDrop {
         /// The kind.
         kind: PieceKindId,
         /// The cell.
         cell: Cell,
-        /// Whether the hand holds one.
-        in_hand: bool,
+        /// Why not.
+        why: DropRefusal,
     },
+}
+
+/// Why a drop is not a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropRefusal {
+    /// The hand holds no piece of the kind (or the variant has no drops).
+    NotInHand,
+    /// The kind is not dropped in this variant.
+    NotDropped,
+    /// The cell is not empty.
+    Occupied,
+    /// The cell is outside the kind's drop region.
+    OutsideRegion,
+    /// The cell's file already holds this many of the side's own pieces of the kind
+    /// (`drop-file-limit`).
+    FileFull(u32),
+    /// The drop would checkmate, and the kind's drops may not (`drop-mate = "forbidden"`).
+    Mates,
+    /// The drop would leave a royal piece of the side attacked.
+    Unsafe,
 }
 
 impl Game<'_> {
     /// The legal turn that matches the request, or why there is none.
     pub fn request(&mut self, req: &Request) -> Result<Turn, Refusal> {
         let turns = self.legal_turns().map_err(Refusal::GameOver)?;
+        if req.pass {
+            return match turns.iter().find(|u| u.action == Action::Pass) {
+                Some(u) => Ok(u.clone()),
+                None if self.rules.turn.pass => Err(Refusal::PassNotLegal),
+                None => Err(Refusal::Pass),
+            };
+        }
         let mut caps = req.captures.clone();
         caps.sort_unstable();
         caps.dedup();
@@ -224,13 +254,10 @@ fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Ref
     let rules = game.rules;
     let pos = &game.pos;
     if let Some(kind) = req.drop {
-        let in_hand = pos.supplies[pos.side]
-            .get(rules.hand_slot(kind))
-            .is_some_and(|&n| n > 0);
         return Refusal::CannotDrop {
             kind,
             cell: req.from,
-            in_hand,
+            why: drop_refusal(game, kind, req.from),
         };
     }
     let Some((side, kind)) = pos.at(req.from).as_piece() else {
@@ -288,6 +315,60 @@ fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Ref
         return Refusal::RemoveOutOfRange { cell: c, kind };
     }
     Refusal::NotLegal
+}
+
+/// Why a drop of `kind` on `cell` is not a turn of the game's position.
+fn drop_refusal(game: &Game<'_>, kind: PieceKindId, cell: Cell) -> DropRefusal {
+    let (rules, pos) = (game.rules, &game.pos);
+    let side = pos.side;
+    let in_hand = pos.supplies[side]
+        .get(rules.hand_slot(kind))
+        .is_some_and(|&n| n > 0);
+    let Some(d) = rules.drops.as_ref() else {
+        return DropRefusal::NotInHand;
+    };
+    let Some(i) = d.kinds.iter().position(|&k| k == kind) else {
+        return DropRefusal::NotDropped;
+    };
+    if !in_hand {
+        return DropRefusal::NotInHand;
+    }
+    if !pos.at(cell).is_empty() {
+        return DropRefusal::Occupied;
+    }
+    let (w, r) = d.regions[i];
+    if !rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(cell) {
+        return DropRefusal::OutsideRegion;
+    }
+    if let Some(n) = d.file_limits[i] {
+        let file = rules.topo.layout(cell).0;
+        let held = rules
+            .topo
+            .cells()
+            .filter(|&c| {
+                rules.topo.layout(c).0 == file
+                    && pos.at(c) == crate::core::Occupant::piece(side, kind)
+            })
+            .count();
+        if held >= n as usize {
+            return DropRefusal::FileFull(n);
+        }
+    }
+    if d.no_mate.contains(&kind) {
+        // Legal but for the mate: the same drop with the mate allowed would be a turn.
+        let mut after = pos.clone();
+        let view = crate::play::TurnView {
+            drop: Some(kind),
+            ..crate::play::TurnView::staying(cell)
+        };
+        super::apply::apply_turn(rules, &mut after, &view, |_, _, _| {});
+        let mut g = super::generate::Generator::default();
+        let checks = !g.royals_safe(rules, &after, after.side);
+        if checks && g.turns(rules, &after, |_| {}).is_err() {
+            return DropRefusal::Mates;
+        }
+    }
+    DropRefusal::Unsafe
 }
 
 /// Why the stones of a request may not go where it says.

@@ -16,6 +16,9 @@ pub enum Action {
     Remove(Cell),
     /// Drop a piece of this kind from the hand onto the turn's `from` cell.
     Drop(PieceKindId),
+    /// Pass: nothing changes on the board (`[turn] pass`); `from` is the side's royal piece's
+    /// cell, or its first piece's.
+    Pass,
 }
 
 /// One legal turn.
@@ -58,6 +61,8 @@ pub struct TurnView<'a> {
     pub castle: Option<u8>,
     /// A piece of this kind dropped from the hand onto `from`.
     pub drop: Option<PieceKindId>,
+    /// A pass (`[turn] pass`): nothing else is set.
+    pub pass: bool,
 }
 
 impl<'a> TurnView<'a> {
@@ -73,6 +78,15 @@ impl<'a> TurnView<'a> {
             promote: None,
             castle: None,
             drop: None,
+            pass: false,
+        }
+    }
+
+    /// A pass, written with the cell of the piece that stands for the side.
+    pub fn passing(from: Cell) -> TurnView<'a> {
+        TurnView {
+            pass: true,
+            ..TurnView::staying(from)
         }
     }
 
@@ -94,6 +108,7 @@ impl<'a> TurnView<'a> {
             captures: self.captures.to_vec(),
             dest: self.dest,
             action: match (self.drop, self.remove, place.is_empty()) {
+                _ if self.pass => Action::Pass,
                 (Some(k), _, _) => Action::Drop(k),
                 (None, Some(c), _) => Action::Remove(c),
                 (None, None, true) => Action::None,
@@ -108,7 +123,7 @@ impl<'a> TurnView<'a> {
     pub fn of(t: &Turn) -> TurnView<'_> {
         let (place, remove, drop): (&[(StoneKindId, Cell)], Option<Cell>, Option<PieceKindId>) =
             match &t.action {
-                Action::None => (&[], None, None),
+                Action::None | Action::Pass => (&[], None, None),
                 Action::Place(l) => (l, None, None),
                 Action::Remove(c) => (&[], Some(*c), None),
                 Action::Drop(k) => (&[], None, Some(*k)),
@@ -123,6 +138,7 @@ impl<'a> TurnView<'a> {
             promote: t.promote,
             castle: t.castle,
             drop,
+            pass: t.action == Action::Pass,
         }
     }
 }
@@ -165,7 +181,7 @@ impl Turn {
         match &self.action {
             Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
             Action::Remove(c) => v.push(*c),
-            Action::None | Action::Drop(_) => {}
+            Action::None | Action::Drop(_) | Action::Pass => {}
         }
         v
     }

@@ -157,6 +157,7 @@ fn fingerprint(t: &Turn) -> u64 {
     mix(t.castle.map_or(u64::MAX, u64::from));
     match &t.action {
         Action::None => mix(1),
+        Action::Pass => mix(5),
         Action::Remove(c) => mix(2 + ((c.index() as u64) << 8)),
         Action::Drop(k) => mix(3 + ((k.index() as u64) << 8)),
         Action::Place(list) => {

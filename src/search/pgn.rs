@@ -36,6 +36,8 @@ pub fn san(game: &mut Game<'_>, t: &Turn, all: &[Turn]) -> Option<String> {
     let name = |c| rules.topo.name(c).to_ascii_lowercase();
     let mut s = match &t.action {
         Action::Place(_) | Action::Remove(_) => return None,
+        // The null move of PGN readers.
+        Action::Pass => "--".to_string(),
         Action::Drop(k) => format!(
             "{}@{}",
             rules.pieces[k.index()].letter.to_ascii_uppercase(),

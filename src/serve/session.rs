@@ -597,7 +597,7 @@ fn turn_json(rules: &Ruleset, t: &Turn) -> Value {
             }
         }
         Action::Remove(c) => clicks.push(name(*c)),
-        Action::None | Action::Drop(_) => {}
+        Action::None | Action::Drop(_) | Action::Pass => {}
     }
     json!({
         "text": turn_text(rules, t),

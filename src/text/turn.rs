@@ -8,13 +8,19 @@ use std::fmt;
 
 use crate::board::Cell;
 use crate::core::{PieceKindId, StoneKindId};
-use crate::play::{Action, Game, Refusal, Request, Turn};
+use crate::play::{Action, DropRefusal, Game, Refusal, Request, Turn};
 use crate::rules::Ruleset;
 use crate::rules::{LetterMark, Whose};
+
+/// The move text of a pass (`[turn] pass`).
+pub const PASS: &str = "pass";
 
 /// The canonical text of a turn.
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
     let name = |c: Cell| rules.topo.name(c);
+    if t.action == Action::Pass {
+        return PASS.to_string();
+    }
     if let Action::Drop(k) = t.action {
         return format!("{}@{}", rules.pieces[k.index()].letter, name(t.from));
     }
@@ -44,7 +50,7 @@ pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
         }
     }
     match &t.action {
-        Action::None | Action::Drop(_) => {}
+        Action::None | Action::Drop(_) | Action::Pass => {}
         Action::Remove(c) => {
             s.push('!');
             s.push_str(&name(*c));
@@ -206,6 +212,14 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
         text: text.to_string(),
         reason,
     };
+    if text.trim().eq_ignore_ascii_case(PASS) {
+        return game
+            .request(&Request {
+                pass: true,
+                ..Request::default()
+            })
+            .map_err(|r| fail(refusal_text(rules, &r)));
+    }
     let spec = read_spec(rules, text.trim()).map_err(fail)?;
     let mut captures = spec.caps.clone();
     if let Some((to, true)) = spec.to {
@@ -219,6 +233,7 @@ pub fn parse_turn(game: &mut Game<'_>, text: &str) -> Result<Turn, MoveError> {
         remove: spec.remove,
         promote: spec.promote,
         drop: spec.drop,
+        pass: false,
     };
     let first = game.request(&request);
     // `=Q` names the kinds that share the letter with a mark too (`Q~`), when only one of
@@ -285,6 +300,9 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
             )
         }
         Refusal::Pass => "a turn moves a piece or places a stone; passing is not a turn".into(),
+        Refusal::PassNotLegal => {
+            "passing here would leave the royal piece attacked, so it is not a turn".into()
+        }
         Refusal::TooManyStones { kind } => {
             let n = rules.pieces[(*kind).index()].stones_per_turn;
             format!(
@@ -356,19 +374,29 @@ pub fn refusal_text(rules: &Ruleset, r: &Refusal) -> String {
         }
         Refusal::NotLegal => "not a legal turn".into(),
         Refusal::Repeats => "it would repeat an earlier position, which is not allowed".into(),
-        Refusal::CannotDrop {
-            kind,
-            cell,
-            in_hand,
-        } => {
-            if *in_hand {
-                format!(
-                    "a {} may not be dropped on {}: drops go on the empty cells of the drop region",
-                    piece(*kind),
-                    name(*cell)
-                )
-            } else {
-                format!("there is no {} in your reserve to drop", piece(*kind))
+        Refusal::CannotDrop { kind, cell, why } => {
+            let (p, c) = (piece(*kind), name(*cell));
+            match why {
+                DropRefusal::NotInHand => format!("there is no {p} in your reserve to drop"),
+                DropRefusal::NotDropped => format!("a {p} is never dropped in {}", rules.name),
+                DropRefusal::Occupied => {
+                    format!("a {p} may not be dropped on {c}: it is not empty")
+                }
+                DropRefusal::OutsideRegion => {
+                    format!("a {p} may not be dropped on {c}: it is outside the {p}'s drop region")
+                }
+                DropRefusal::FileFull(1) => format!(
+                    "a {p} may not be dropped on {c}: its file already holds one of your {p}s"
+                ),
+                DropRefusal::FileFull(n) => format!(
+                    "a {p} may not be dropped on {c}: its file already holds {n} of your {p}s"
+                ),
+                DropRefusal::Mates => {
+                    format!("a {p} dropped on {c} would checkmate, and a {p}'s drop may not")
+                }
+                DropRefusal::Unsafe => {
+                    format!("a {p} dropped on {c} would leave your royal piece attacked")
+                }
             }
         }
     }
