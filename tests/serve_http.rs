@@ -309,6 +309,40 @@ fn turns_come_with_their_text_and_the_clicks_that_make_them() {
 }
 
 #[test]
+fn a_pass_is_offered_on_the_royal_pieces_cell_and_played_by_its_text() {
+    let s = server("janggi");
+    let id = new_game(&s, json!({}));
+    let r = get(&s, &format!("/api/games/{id}/turns?from=e2"));
+    let pass = r.body["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["pass"] == true)
+        .expect("the general's cell offers the pass");
+    assert_eq!(pass["text"], "pass");
+    assert_eq!(pass["clicks"], json!(["e2"]));
+    for _ in 0..2 {
+        let r = post(
+            &s,
+            &format!("/api/games/{id}/play"),
+            json!({"turn": "pass"}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body["played"], "pass");
+    }
+    // Two passes in a row: the game is drawn.
+    let m = error(
+        &post(
+            &s,
+            &format!("/api/games/{id}/play"),
+            json!({"turn": "pass"}),
+        ),
+        409,
+    );
+    assert!(m.contains("passed"), "{m}");
+}
+
+#[test]
 fn play_undo_redo_and_the_end_of_the_game() {
     let s = server("chess");
     let id = new_game(&s, json!({}));

@@ -146,3 +146,24 @@ fn minishogi_with_drop_mates_allowed_counts_what_fairy_stockfish_counts() {
         assert_eq!(g.perft(depth), nodes, "{pos} depth {depth}");
     }
 }
+
+#[test]
+fn the_fourth_occurrence_of_a_position_draws_in_the_bundled_shogi_games() {
+    let rules = Ruleset::load_named("minishogi").unwrap();
+    let mut g = game(&rules, "k4/5/5/5/4K[-] w 0 1");
+    let round = ["e1-d1", "a5-b5", "d1-e1", "b5-a5"];
+    for _ in 0..2 {
+        for m in round {
+            play(&mut g, m);
+        }
+    }
+    // The third occurrence decides nothing.
+    assert_eq!(g.outcome(), None);
+    for m in round {
+        play(&mut g, m);
+    }
+    assert_eq!(
+        g.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, bulwark::play::Reason::Repetition(4)))
+    );
+}

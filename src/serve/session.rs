@@ -609,6 +609,7 @@ fn turn_json(rules: &Ruleset, t: &Turn) -> Value {
         "drop": match t.action { Action::Drop(k) => Some(rules.pieces[k.index()].name.clone()), _ => None },
         "promote": t.promote.map(|k| rules.pieces[k.index()].name.clone()),
         "castle": t.castle.is_some(),
+        "pass": t.action == Action::Pass,
         "clicks": clicks,
     })
 }
