@@ -191,3 +191,32 @@ fn orthogonal_then_diagonal_leaps_are_blocked_at_either_point_on_the_way() {
     let mut g = game(&rules, "6/6/6/2p3/1p4/E5 w");
     assert_eq!(sorted(moves(&mut g)), ["a1-c4", "a1-d3"]);
 }
+
+#[test]
+fn the_rules_in_words_state_the_pass_and_its_endings() {
+    let words = |r: &bulwark::Ruleset| -> String {
+        bulwark::view::words::rules_in_words(r)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let all = words(&facing(str::to_string));
+    for part in [
+        "A side may pass instead of moving",
+        "A pass answered by a pass draws.",
+        "the side to move must part them or pass (even in check), and that pass draws",
+    ] {
+        assert!(all.contains(part), "{part}: {all}");
+    }
+    let none = words(&facing(|s| {
+        s.replace("pass = \"allowed\"\n", "")
+            .replace("two-passes = \"draw\"\n", "")
+            .replace("royals-facing = \"draw\"\n", "")
+    }));
+    assert!(none.contains("Passing is not a turn."), "{none}");
+    assert!(
+        !none.contains("may pass") && !none.contains("pass draws"),
+        "{none}"
+    );
+}

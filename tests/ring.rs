@@ -31,3 +31,29 @@ fn without_chain_ends_home_the_ring_stops_one_cell_short() {
     // or e3.
     assert_eq!(m, ["c1-a3xd2xb4xd4", "c1-e3xb2xb4xd4"], "{m:?}");
 }
+
+#[test]
+fn the_rules_in_words_say_a_chain_may_end_where_it_started() {
+    let words = |r: &bulwark::Ruleset| -> String {
+        bulwark::view::words::rules_in_words(r)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let home = words(&games::rules_named("ring.toml", RING));
+    assert!(
+        home.contains("come back to where it started and end there"),
+        "{home}"
+    );
+    let draughts = words(&bulwark::Ruleset::load_named("draughts").unwrap());
+    assert!(
+        draughts.contains("and may end where it started"),
+        "{draughts}"
+    );
+    let never = words(&games::rules_named(
+        "ring.toml",
+        &RING.replace("chain-ends-home = \"after-capture\"\n", ""),
+    ));
+    assert!(!never.contains("where it started"), "{never}");
+}

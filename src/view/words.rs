@@ -72,10 +72,24 @@ fn turn_settings(t: &crate::rules::TurnRules) -> String {
              the way and cannot be taken twice.",
         );
     }
-    if t.revisit_after_capture {
-        s.push_str(
+    match (t.revisit_after_capture, t.home_after_capture) {
+        (true, false) => s.push_str(
             " A chain may pass a cell again once it has taken a piece since it was there, but \
              may not end where it started.",
+        ),
+        (true, true) => s.push_str(
+            " A chain may pass a cell again once it has taken a piece since it was there, and \
+             may end where it started.",
+        ),
+        (false, true) => s.push_str(
+            " A chain that has taken a piece may come back to where it started and end there.",
+        ),
+        (false, false) => {}
+    }
+    if t.pass {
+        s.push_str(
+            " A side may pass instead of moving, but not when that leaves its royal piece \
+             attacked.",
         );
     }
     s
@@ -187,8 +201,21 @@ fn turn_words(rules: &Ruleset, out: &mut Vec<(String, String)>) {
             }
         ));
     }
-    turn.push_str(". Passing is not a turn.");
+    turn.push_str(if rules.turn.pass {
+        "."
+    } else {
+        ". Passing is not a turn."
+    });
     turn.push_str(&turn_settings(&rules.turn));
+    if rules.end.two_passes_draw {
+        turn.push_str(" A pass answered by a pass draws.");
+    }
+    if rules.end.facing.is_some() {
+        turn.push_str(
+            " While the royal pieces face each other with nothing between them, the side to \
+             move must part them or pass (even in check), and that pass draws.",
+        );
+    }
     out.push(("The turn".into(), turn));
 }
 
