@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Perft speed of bulwark against references, all measured in one run on this machine.
 
-    scripts/speed.py [--base COMMIT] [--repeat N] [--markdown]
+    scripts/speed.py [--base COMMIT] [--repeat N] [--no-fairy-stockfish] [--memory-only]
 
 What it runs (CPU time, user + system, of each process; the best of --repeat runs; every
 count compared):
@@ -19,6 +19,11 @@ count compared):
   benchmarks) through `examples/shakmaty_perft.rs`, for chess.
 
 Perft runs on one thread (`bulwark perft --jobs 1`).
+
+Then the peak resident size (from the kernel's rusage of each process) of perft at two depths
+and of a search (`bulwark uci`, `go depth N`, Hash 16 MB) at two depths, beside
+Fairy-Stockfish's search: neither should grow with depth beyond the fixed-size transposition
+table. `--memory-only` runs just that table.
 """
 
 import argparse
@@ -88,6 +93,64 @@ def cpu_run(cmd, stdin=None):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return out, cpu
+
+
+def peak_rss(cmd, stdin=None, until=None):
+    """Runs a command outside the checkout; returns (stdout, its peak resident size in MB).
+    With `until`, `quit` is sent once a line starting with it has been read (a search answers
+    `bestmove` when done; `quit` before that would stop it)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=WORK)
+    lines = []
+    if stdin:
+        proc.stdin.write(stdin)
+        proc.stdin.flush()
+    if until:
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith(until):
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+    proc.stdin.close()
+    lines.append(proc.stdout.read())
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(cmd)}: exit {os.waitstatus_to_exitcode(status)}")
+    return "".join(lines), usage.ru_maxrss / 1024  # kilobytes on Linux
+
+
+def memory(head, fsf):
+    """Peak resident sizes of perft and of a search, each at two depths: neither should grow
+    with depth beyond the transposition table's fixed size."""
+    rows = []
+    for label, variant, depths in [("chess start", "chess", (4, 5)),
+                                   ("xiangqi start", "xiangqi", (3, 4)),
+                                   ("Bollwerk 178 start", "bollwerk178", (1, 2))]:
+        sizes = []
+        for d in depths:
+            _, mb = peak_rss([str(head), "perft", variant, "--depth", str(d), "--jobs", "1"])
+            sizes.append(f"{mb:.1f} MB at depth {d}")
+        rows.append([f"perft, {label}", "; ".join(sizes), "-"])
+    for label, variant, build, depths in [("chess start", "chess", "std", (6, 9)),
+                                          ("xiangqi start", "xiangqi", "large", (5, 7))]:
+        sizes, fs_sizes = [], []
+        for d in depths:
+            script = (f"uci\nsetoption name UCI_Variant value {variant}\n"
+                      f"setoption name Hash value 16\nisready\nposition startpos\n"
+                      f"go depth {d}\n")
+            _, mb = peak_rss([str(head), "uci"], script, until="bestmove")
+            sizes.append(f"{mb:.1f} MB at depth {d}")
+            if fsf.get(build):
+                _, fmb = peak_rss([fsf[build]], script, until="bestmove")
+                fs_sizes.append(f"{fmb:.1f} MB at depth {d}")
+        rows.append([f"search (Hash 16 MB), {label}", "; ".join(sizes),
+                     "; ".join(fs_sizes) or "not run"])
+    print("\n| peak resident size | bulwark | Fairy-Stockfish |")
+    print("|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
 
 
 def best(cmd, repeat, parse, stdin=None):
@@ -193,9 +256,15 @@ def main():
     ap.add_argument("--base", default=DEFAULT_BASE)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-fairy-stockfish", action="store_true")
+    ap.add_argument("--memory-only", action="store_true",
+                    help="only the peak resident sizes (HEAD's release build, no base)")
     args = ap.parse_args()
-    head, base = build_bulwark(args.base)
     fsf = {"std": None, "large": None} if args.no_fairy_stockfish else fairy_stockfish()
+    if args.memory_only:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        memory(ROOT / "target" / "release" / "bulwark", fsf)
+        return
+    head, base = build_bulwark(args.base)
     rows = []
     for label, variant, position, depth, fs, sk in CASES:
         n, t_head = bulwark_perft(head, variant, position, depth, args.repeat)
@@ -235,6 +304,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    memory(head, fsf)
 
 
 if __name__ == "__main__":
