@@ -533,7 +533,7 @@ pub struct TurnRules {
     /// the way until then and cannot be taken twice) instead of at once (B-16).
     pub captured_leave_at_end: bool,
     /// Whether a chain may come back to a cell it passed once it has taken a piece since
-    /// (instead of never, B-16). It still may not end on its origin.
+    /// (instead of never, B-16). Never to its origin, which only `home_after_capture` opens.
     pub revisit_after_capture: bool,
     /// Whether a chain that has taken a piece may come back to its start cell and end there
     /// (`chain-ends-home = "after-capture"`: a draughts king's ring capture).

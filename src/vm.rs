@@ -1076,8 +1076,16 @@ impl Machine {
     /// origin.
     #[inline]
     fn is_visited(&self, cx: &Ctx<'_>, c: Cell) -> bool {
-        if self.home_open(cx) && c == cx.origin {
-            return false;
+        if c == cx.origin {
+            // The origin is open only to a chain that may end there (`chain-ends-home`):
+            // revisits never reopen it, so that a maximal chain is not held to a return it
+            // could not end with.
+            if self.home_open(cx) {
+                return false;
+            }
+            if !self.free {
+                return true;
+            }
         }
         if self.free {
             !cx.revisit && c == cx.origin

@@ -57,3 +57,21 @@ fn the_rules_in_words_say_a_chain_may_end_where_it_started() {
     ));
     assert!(!never.contains("where it started"), "{never}");
 }
+
+#[test]
+fn chain_revisits_without_chain_ends_home_never_reopen_the_start_cell() {
+    // Revisits let a chain cross a cell again, but not its start cell: the maximal chain
+    // stops a cell short as without revisits (before, the possible return to c1, where it
+    // could not end, held it to going on, and the king had no capture at all).
+    let rules = games::rules_named(
+        "ring.toml",
+        &RING.replace(
+            "chain-ends-home = \"after-capture\"\n",
+            "chain-revisits = \"after-capture\"\n",
+        ),
+    );
+    let mut g = game(&rules, "5/1m1m1/5/1m1m1/2K2 w");
+    let mut m = moves(&mut g);
+    m.sort();
+    assert_eq!(m, ["c1-a3xd2xb4xd4", "c1-e3xb2xb4xd4"], "{m:?}");
+}

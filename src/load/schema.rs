@@ -629,7 +629,7 @@ const TURN: &[Key] = &[
         "chain-revisits",
         Shape::Str,
         false,
-        "`never` (default) or `after-capture`: whether a chain may come back to a cell.",
+        "`never` (default) or `after-capture`: whether a chain may come back to a cell (never to its start cell, which only `chain-ends-home` opens).",
     ),
     (
         "chain-ends-home",

@@ -75,7 +75,7 @@ fn turn_settings(t: &crate::rules::TurnRules) -> String {
     match (t.revisit_after_capture, t.home_after_capture) {
         (true, false) => s.push_str(
             " A chain may pass a cell again once it has taken a piece since it was there, but \
-             may not end where it started.",
+             never comes back to where it started.",
         ),
         (true, true) => s.push_str(
             " A chain may pass a cell again once it has taken a piece since it was there, and \
