@@ -194,13 +194,7 @@ fn orthogonal_then_diagonal_leaps_are_blocked_at_either_point_on_the_way() {
 
 #[test]
 fn the_rules_in_words_state_the_pass_and_its_endings() {
-    let words = |r: &bulwark::Ruleset| -> String {
-        bulwark::view::words::rules_in_words(r)
-            .into_iter()
-            .map(|(_, p)| p)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let words = games::words;
     let all = words(&facing(str::to_string));
     for part in [
         "A side may pass instead of moving",

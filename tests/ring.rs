@@ -34,13 +34,7 @@ fn without_chain_ends_home_the_ring_stops_one_cell_short() {
 
 #[test]
 fn the_rules_in_words_say_a_chain_may_end_where_it_started() {
-    let words = |r: &bulwark::Ruleset| -> String {
-        bulwark::view::words::rules_in_words(r)
-            .into_iter()
-            .map(|(_, p)| p)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let words = games::words;
     let home = words(&games::rules_named("ring.toml", RING));
     assert!(
         home.contains("come back to where it started and end there"),

@@ -31,3 +31,12 @@ pub fn moves(g: &mut Game<'_>) -> Vec<String> {
 pub fn board(g: &Game<'_>) -> String {
     text::write_position(g.rules, g.pos())
 }
+
+/// The rules in words, every paragraph joined.
+pub fn words(rules: &Ruleset) -> String {
+    bulwark::view::words::rules_in_words(rules)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
