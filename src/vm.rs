@@ -6,6 +6,7 @@
 //! path: only an `accept` may follow it.
 
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::compile::walk::{Board, Cells, Ride, walk_leg};
 use crate::compile::{CaptureMode, Filter, LegCode, Op, Program};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::dsl::LegKind;
@@ -1194,19 +1195,14 @@ impl Machine {
         }
         let mut landings = std::mem::take(&mut self.landings[depth]);
         landings.clear();
-        {
-            let this = &*self;
-            walk_leg(
-                l,
-                cx.side,
-                cx.links,
-                cur,
-                |c| this.cells[c.index()],
-                |c| this.is_visited(cx, c),
-                |over| !cx.leave_at_once && this.caps.contains(&over),
-                &mut |t, over| landings.push((t, over)),
-            );
-        }
+        walk_leg(
+            l,
+            cx.side,
+            cx.links,
+            cur,
+            &Path { m: self, cx },
+            &mut |t, over| landings.push((t, over)),
+        );
         for &(t, over) in &landings {
             if self.stopping() {
                 break;
@@ -1542,6 +1538,50 @@ impl Machine {
     }
 }
 
+/// The board as a path of the general interpreter sees it: the machine's copy of the cells
+/// (pieces taken at once removed), its visited cells, and the pieces taken that stay until the
+/// end of the turn.
+struct Path<'a> {
+    m: &'a Machine,
+    cx: &'a Ctx<'a>,
+}
+
+impl Board for Path<'_> {
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        self.m.cells[c.index()]
+    }
+
+    #[inline]
+    fn closed(&self, c: Cell) -> bool {
+        self.m.is_visited(self.cx, c)
+    }
+
+    #[inline]
+    fn jump_closed(&self, c: Cell) -> bool {
+        !self.cx.leave_at_once && self.m.caps.contains(&c)
+    }
+}
+
+/// The board as a path of a short program read straight from the position sees it, from
+/// `cur` (see [`Direct::occ`] and [`Direct::visited`]).
+struct DirectFrom<'a> {
+    cx: &'a Direct<'a>,
+    cur: Cell,
+}
+
+impl Board for DirectFrom<'_> {
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        self.cx.occ(c)
+    }
+
+    #[inline]
+    fn closed(&self, c: Cell) -> bool {
+        self.cx.visited(self.cur, c)
+    }
+}
+
 /// A single-leg program run straight on the position (see [`Machine::single_leg`]).
 struct Direct<'a> {
     prog: &'a Program,
@@ -1606,133 +1646,9 @@ impl<'a> Direct<'a> {
             self.side,
             self.links,
             cur,
-            |c| self.occ(c),
-            |c| self.visited(cur, c),
-            |_| false,
+            &DirectFrom { cx: self, cur },
             land,
         );
-    }
-}
-
-/// Every cell a leg may land on from `cur`, with the cell it passed over (a jump's jumped cell
-/// or a hop's screen, else `NO_CELL`), in the order of its vectors: the walk of each leg kind,
-/// shared by the general interpreter and the straight reading. `occ` reads the board (a hole
-/// is never asked), `closed` says whether the path has been on a cell (never landed on; a
-/// ride or hop stops there), `jump_closed` whether a jump may not pass a cell (a piece taken
-/// earlier in the path that stays until the end of the turn). What may stand on the landing
-/// cell is for the caller.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn walk_leg(
-    l: &LegCode,
-    side: Side,
-    links: &LinkTable,
-    cur: Cell,
-    occ: impl Fn(Cell) -> Occupant,
-    closed: impl Fn(Cell) -> bool,
-    jump_closed: impl Fn(Cell) -> bool,
-    land: &mut impl FnMut(Cell, Cell),
-) {
-    let bit = |c: Cell| {
-        if c == NO_CELL {
-            Filter::HOLE_BIT
-        } else {
-            occ(c).bit_for(side)
-        }
-    };
-    for (i, &v) in l.vecs[side].iter().enumerate() {
-        match l.kind {
-            LegKind::Step | LegKind::Leap => {
-                let t = links.link(v, cur);
-                if t == NO_CELL || closed(t) {
-                    continue;
-                }
-                if let Some(alts) = l.paths[side].get(i) {
-                    let free = alts.iter().any(|p| {
-                        p.cells
-                            .iter()
-                            .all(|&pv| p.filter.has(bit(links.link(pv, cur))))
-                    });
-                    if !free {
-                        continue;
-                    }
-                }
-                land(t, NO_CELL);
-            }
-            LegKind::Ride => {
-                let mut c = cur;
-                let mut dist = 0u32;
-                loop {
-                    c = links.link(v, c);
-                    if c == NO_CELL || closed(c) {
-                        break;
-                    }
-                    dist += 1;
-                    if dist > l.max {
-                        break;
-                    }
-                    if dist >= l.min {
-                        land(c, NO_CELL);
-                    }
-                    if !l.pass.has(bit(c)) {
-                        break;
-                    }
-                }
-            }
-            LegKind::Jump => {
-                let over = links.link(v, cur);
-                if over == NO_CELL || !l.pass.has(bit(over)) || jump_closed(over) {
-                    continue;
-                }
-                let t = links.link(v, over);
-                if t != NO_CELL && !closed(t) {
-                    land(t, over);
-                }
-            }
-            LegKind::Hop => {
-                // The screen: the first occupant the hop may use, past cells it may pass.
-                let mut c = cur;
-                let screen = loop {
-                    c = links.link(v, c);
-                    if c == NO_CELL {
-                        break NO_CELL;
-                    }
-                    let b = bit(c);
-                    if occ(c).is_empty() {
-                        if l.pass.has(b) {
-                            continue;
-                        }
-                        break NO_CELL;
-                    }
-                    if l.screen.has(b) {
-                        break c;
-                    }
-                    if !l.pass.has(b) {
-                        break NO_CELL;
-                    }
-                };
-                if screen == NO_CELL {
-                    continue;
-                }
-                // Beyond it: the empty run and the first occupant, the `dist`th cells of them
-                // (all by default).
-                let mut c = screen;
-                let mut beyond = 0u32;
-                loop {
-                    c = links.link(v, c);
-                    beyond += 1;
-                    if c == NO_CELL || closed(c) || beyond > l.max {
-                        break;
-                    }
-                    if beyond >= l.min {
-                        land(c, screen);
-                    }
-                    if !occ(c).is_empty() {
-                        break;
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -1764,6 +1680,7 @@ fn plain_attack_cell(
     target: Cell,
 ) -> bool {
     let links = &rules.links;
+    let board = Cells(&pos.cells);
     let ((ff, fr), (tf, tr)) = (rules.topo.coord(from), rules.topo.coord(target));
     let (df, dr) = (tf - ff, tr - fr);
     let captures = |l: &LegCode| {
@@ -1797,17 +1714,19 @@ fn plain_attack_cell(
             if k < l.min || k > l.max {
                 continue;
             }
-            let mut c = from;
-            let mut open = true;
-            for _ in 1..k {
-                c = links.link(v, c);
-                if c == NO_CELL || !l.pass.has(pos.cells[c.index()].bit_for(side)) {
-                    open = false;
+            // The ride stops at the first cell it may not pass: it reaches the target only
+            // when the cells before it are passable.
+            let mut ride = Ride::of(l, links, &board, side, v, from);
+            while let Some(c) = ride.next() {
+                if c == target {
+                    if captures(l) {
+                        return true;
+                    }
                     break;
                 }
-            }
-            if open && links.link(v, c) == target && captures(l) {
-                return true;
+                if ride.distance() >= k {
+                    break;
+                }
             }
         }
     }
@@ -1845,36 +1764,11 @@ fn plain_landings(
     prog: &Program,
     mut f: impl FnMut(&LegCode, Cell, Occupant),
 ) {
-    let links = &rules.links;
+    let board = Cells(&pos.cells);
     for l in emitted_legs(rules, prog, side, from) {
-        for &v in &l.vecs[side] {
-            if l.kind == LegKind::Ride {
-                let mut c = from;
-                let mut dist = 0u32;
-                loop {
-                    c = links.link(v, c);
-                    if c == NO_CELL {
-                        break;
-                    }
-                    dist += 1;
-                    if dist > l.max {
-                        break;
-                    }
-                    let occ = pos.cells[c.index()];
-                    if dist >= l.min {
-                        f(l, c, occ);
-                    }
-                    if !l.pass.has(occ.bit_for(side)) {
-                        break;
-                    }
-                }
-            } else {
-                let t = links.link(v, from);
-                if t != NO_CELL {
-                    f(l, t, pos.cells[t.index()]);
-                }
-            }
-        }
+        walk_leg(l, side, &rules.links, from, &board, &mut |t, _| {
+            f(l, t, pos.cells[t.index()]);
+        });
     }
 }
 

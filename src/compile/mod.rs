@@ -12,6 +12,7 @@
 )]
 
 pub mod bits;
+pub mod walk;
 pub mod zobrist;
 
 use std::fmt::Write as _;

@@ -1,0 +1,266 @@
+//! What each leg kind does on a board: the one walk of a step, a leap, a ride, a jump and a
+//! hop. Every reader of a leg's landings goes through here: the general interpreter, the
+//! straight reading of short programs, plain pieces, attack questions and cell sets. Each
+//! reads the board through a small trait ([`Passage`], [`Board`]) implemented by a type of its
+//! own, so that each is compiled specialised (a generic parameter, never a closure or a
+//! trait object).
+
+use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::core::Filter;
+use crate::dsl::LegKind;
+use crate::position::Occupant;
+
+use super::LegCode;
+
+/// What a ride reads of the board: whether it may run on through a cell, and whether the
+/// path may enter it at all.
+pub trait Passage {
+    /// Whether a ride (or a hop before its screen) of a piece of `side` whose leg passes
+    /// `pass` may go on past `c`, a cell of the board.
+    fn passes(&self, pass: Filter, side: Side, c: Cell) -> bool;
+
+    /// Whether the path may not enter `c` at all (it has been there): a ride stops before it.
+    #[inline]
+    fn closed(&self, _c: Cell) -> bool {
+        false
+    }
+}
+
+/// What the walk of every leg kind reads of the board.
+pub trait Board {
+    /// What stands on `c`, a cell of the board, as the path sees it.
+    fn occ(&self, c: Cell) -> Occupant;
+
+    /// Whether the path may not enter `c` (see [`Passage::closed`]).
+    #[inline]
+    fn closed(&self, _c: Cell) -> bool {
+        false
+    }
+
+    /// Whether a jump may not pass over `c`: a piece taken earlier in the path that stays
+    /// where it is until the end of the turn.
+    #[inline]
+    fn jump_closed(&self, _c: Cell) -> bool {
+        false
+    }
+}
+
+impl<B: Board> Passage for B {
+    #[inline]
+    fn passes(&self, pass: Filter, side: Side, c: Cell) -> bool {
+        pass.has(self.occ(c).bit_for(side))
+    }
+
+    #[inline]
+    fn closed(&self, c: Cell) -> bool {
+        Board::closed(self, c)
+    }
+}
+
+/// The position's cells as they stand (a plain piece's view: nothing is closed).
+pub struct Cells<'a>(pub &'a [Occupant]);
+
+impl Board for Cells<'_> {
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        self.0[c.index()]
+    }
+}
+
+/// The cells that hold anything, as a cell set: a ride runs through the others only (the
+/// cell-set form of a ride that passes empty cells and nothing else, see `bits`).
+pub struct Occupied(pub u128);
+
+impl Passage for Occupied {
+    #[inline]
+    fn passes(&self, _pass: Filter, _side: Side, c: Cell) -> bool {
+        self.0 & super::bits::bit(c) == 0
+    }
+}
+
+/// The cells a ride lands on, nearest first: along one vector from a cell, `min` to `max`
+/// cells away, stopping before a closed cell and after a cell it may not pass.
+pub struct Ride<'a, P> {
+    links: &'a LinkTable,
+    board: &'a P,
+    side: Side,
+    pass: Filter,
+    v: u16,
+    at: Cell,
+    dist: u32,
+    min: u32,
+    max: u32,
+}
+
+impl<'a, P: Passage> Ride<'a, P> {
+    /// The ride along vector `v` from `from` (not itself a landing) with the bounds and the
+    /// passing filter of a ride leg (`l.min`, `l.max`, `l.pass`).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        links: &'a LinkTable,
+        board: &'a P,
+        side: Side,
+        v: u16,
+        from: Cell,
+        min: u32,
+        max: u32,
+        pass: Filter,
+    ) -> Ride<'a, P> {
+        Ride {
+            links,
+            board,
+            side,
+            pass,
+            v,
+            at: from,
+            dist: 0,
+            min,
+            max,
+        }
+    }
+
+    /// The ride of leg `l` along vector `v` from `from`.
+    #[inline]
+    pub fn of(
+        l: &LegCode,
+        links: &'a LinkTable,
+        board: &'a P,
+        side: Side,
+        v: u16,
+        from: Cell,
+    ) -> Ride<'a, P> {
+        Ride::new(links, board, side, v, from, l.min, l.max, l.pass)
+    }
+
+    /// How many cells from its start the ride is.
+    #[inline]
+    pub fn distance(&self) -> u32 {
+        self.dist
+    }
+}
+
+impl<P: Passage> Iterator for Ride<'_, P> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.at != NO_CELL {
+            let c = self.links.link(self.v, self.at);
+            self.dist += 1;
+            if c == NO_CELL || self.board.closed(c) || self.dist > self.max {
+                self.at = NO_CELL;
+                return None;
+            }
+            // A cell it may not pass ends the ride after its landing there.
+            self.at = if self.board.passes(self.pass, self.side, c) {
+                c
+            } else {
+                NO_CELL
+            };
+            if self.dist >= self.min {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
+
+/// Every cell leg `l` of a piece of `side` may land on from `cur`, with the cell it passed
+/// over (a jump's jumped cell or a hop's screen, else `NO_CELL`), in the order of its vectors.
+/// What may stand on the landing cell is for the caller. Every leg kind is matched here.
+#[inline]
+pub fn walk_leg<B: Board>(
+    l: &LegCode,
+    side: Side,
+    links: &LinkTable,
+    cur: Cell,
+    board: &B,
+    land: &mut impl FnMut(Cell, Cell),
+) {
+    let bit = |c: Cell| {
+        if c == NO_CELL {
+            Filter::HOLE_BIT
+        } else {
+            board.occ(c).bit_for(side)
+        }
+    };
+    for (i, &v) in l.vecs[side].iter().enumerate() {
+        match l.kind {
+            LegKind::Step | LegKind::Leap => {
+                let t = links.link(v, cur);
+                if t == NO_CELL || Board::closed(board, t) {
+                    continue;
+                }
+                if let Some(alts) = l.paths[side].get(i) {
+                    let free = alts.iter().any(|p| {
+                        p.cells
+                            .iter()
+                            .all(|&pv| p.filter.has(bit(links.link(pv, cur))))
+                    });
+                    if !free {
+                        continue;
+                    }
+                }
+                land(t, NO_CELL);
+            }
+            LegKind::Ride => {
+                for c in Ride::of(l, links, board, side, v, cur) {
+                    land(c, NO_CELL);
+                }
+            }
+            LegKind::Jump => {
+                let over = links.link(v, cur);
+                if over == NO_CELL || !l.pass.has(bit(over)) || board.jump_closed(over) {
+                    continue;
+                }
+                let t = links.link(v, over);
+                if t != NO_CELL && !Board::closed(board, t) {
+                    land(t, over);
+                }
+            }
+            LegKind::Hop => {
+                let screen = hop_screen(l, side, links, cur, v, board);
+                if screen == NO_CELL {
+                    continue;
+                }
+                // Beyond it: the empty run and the first occupant, the `min`th to `max`th
+                // cells of them (all by default).
+                for c in Ride::new(links, board, side, v, screen, l.min, l.max, Filter::EMPTY) {
+                    land(c, screen);
+                }
+            }
+        }
+    }
+}
+
+/// A hop's screen along `v` from `cur`: the first occupant it may use, past the cells it may
+/// pass (`NO_CELL` when there is none).
+#[inline]
+fn hop_screen<B: Board>(
+    l: &LegCode,
+    side: Side,
+    links: &LinkTable,
+    cur: Cell,
+    v: u16,
+    board: &B,
+) -> Cell {
+    let mut c = cur;
+    loop {
+        c = links.link(v, c);
+        if c == NO_CELL {
+            return NO_CELL;
+        }
+        let occ = board.occ(c);
+        let b = occ.bit_for(side);
+        if occ.is_empty() {
+            if !l.pass.has(b) {
+                return NO_CELL;
+            }
+        } else if l.screen.has(b) {
+            return c;
+        } else if !l.pass.has(b) {
+            return NO_CELL;
+        }
+    }
+}
