@@ -3,7 +3,7 @@
 //! with a few mask operations per leg instead of a walk per vector. Used where moves are only
 //! counted; [`crate::vm::Machine::plain_each`] stays the reference.
 
-use super::walk::{Occupied, Ride};
+use super::walk::{Occupied, ride};
 use super::{CaptureMode, Filter, LegCode, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::filter::{EMPTY_BIT, ENEMY0, OWN0};
@@ -201,19 +201,20 @@ impl BitMoves {
                     let board = Occupied(occupied);
                     let mut r = 0u128;
                     for &v in vs {
-                        let ride = Ride::new(
+                        let bounds = (l.min, l.max);
+                        ride(
                             links,
                             &board,
                             Side::White,
                             v,
                             from,
-                            l.min,
-                            l.max,
+                            bounds,
                             Filter::EMPTY,
+                            |c, _| {
+                                r |= bit(c);
+                                true
+                            },
                         );
-                        for c in ride {
-                            r |= bit(c);
-                        }
                     }
                     r
                 }

@@ -308,14 +308,7 @@ impl Program {
                     if links.is_virtual(v) {
                         return None;
                     }
-                    let (min, max) = match l.kind {
-                        LegKind::Step | LegKind::Leap => (1, 1),
-                        LegKind::Ride => (l.min.max(1), l.max),
-                        // The jumped cell (taken) or the one beyond it.
-                        LegKind::Jump => (if l.take { 1 } else { 2 }, 2),
-                        // The screen (taken) or beyond it, as far as the board goes.
-                        LegKind::Hop => (if l.take { 1 } else { 1 + l.min.max(1) }, u32::MAX),
-                    };
+                    let (min, max) = walk::reach(l);
                     out[side].add(links.vector(v), min, max);
                 }
             }
@@ -337,10 +330,7 @@ impl Program {
                     Op::End => continue,
                     _ => return false,
                 };
-                let (min, max) = match l.kind {
-                    LegKind::Ride => (l.min.max(1), l.max),
-                    _ => (1, 1),
-                };
+                let (min, max) = walk::reach(l);
                 for &v in &l.vecs[side] {
                     let (vf, vr) = links.vector(v);
                     let (vf, vr) = (i32::from(vf), i32::from(vr));

@@ -78,91 +78,38 @@ impl Passage for Occupied {
     }
 }
 
-/// The cells a ride lands on, nearest first: along one vector from a cell, `min` to `max`
-/// cells away, stopping before a closed cell and after a cell it may not pass.
-pub struct Ride<'a, P> {
-    links: &'a LinkTable,
-    board: &'a P,
+/// A ride: the cells one vector `v` away from `from`, then two, …, each `min` to `max` away
+/// given to `land` with its distance, nearest first, stopping before a closed cell, after a
+/// cell it may not pass (`pass`), or when `land` says `false`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn ride<P: Passage>(
+    links: &LinkTable,
+    board: &P,
     side: Side,
-    pass: Filter,
     v: u16,
-    at: Cell,
-    dist: u32,
-    min: u32,
-    max: u32,
-}
-
-impl<'a, P: Passage> Ride<'a, P> {
-    /// The ride along vector `v` from `from` (not itself a landing) with the bounds and the
-    /// passing filter of a ride leg (`l.min`, `l.max`, `l.pass`).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        links: &'a LinkTable,
-        board: &'a P,
-        side: Side,
-        v: u16,
-        from: Cell,
-        min: u32,
-        max: u32,
-        pass: Filter,
-    ) -> Ride<'a, P> {
-        Ride {
-            links,
-            board,
-            side,
-            pass,
-            v,
-            at: from,
-            dist: 0,
-            min,
-            max,
+    from: Cell,
+    (min, max): (u32, u32),
+    pass: Filter,
+    mut land: impl FnMut(Cell, u32) -> bool,
+) {
+    let mut c = from;
+    let mut dist = 0u32;
+    loop {
+        c = links.link(v, c);
+        if c == NO_CELL || board.closed(c) {
+            return;
         }
-    }
-
-    /// The ride of leg `l` along vector `v` from `from`.
-    #[inline]
-    pub fn of(
-        l: &LegCode,
-        links: &'a LinkTable,
-        board: &'a P,
-        side: Side,
-        v: u16,
-        from: Cell,
-    ) -> Ride<'a, P> {
-        Ride::new(links, board, side, v, from, l.min, l.max, l.pass)
-    }
-
-    /// How many cells from its start the ride is.
-    #[inline]
-    pub fn distance(&self) -> u32 {
-        self.dist
-    }
-}
-
-impl<P: Passage> Iterator for Ride<'_, P> {
-    type Item = Cell;
-
-    #[inline]
-    fn next(&mut self) -> Option<Cell> {
-        while self.at != NO_CELL {
-            let c = self.links.link(self.v, self.at);
-            self.dist += 1;
-            if c == NO_CELL || self.board.closed(c) || self.dist > self.max {
-                self.at = NO_CELL;
-                return None;
-            }
-            // A cell it may not pass ends the ride after its landing there.
-            self.at = if self.board.passes(self.pass, self.side, c) {
-                c
-            } else {
-                NO_CELL
-            };
-            if self.dist >= self.min {
-                return Some(c);
-            }
+        dist += 1;
+        if dist > max {
+            return;
         }
-        None
+        if dist >= min && !land(c, dist) {
+            return;
+        }
+        if !board.passes(pass, side, c) {
+            return;
+        }
     }
 }
 
@@ -185,14 +132,25 @@ pub fn walk_leg<B: Board>(
             board.occ(c).bit_for(side)
         }
     };
-    for (i, &v) in l.vecs[side].iter().enumerate() {
-        match l.kind {
-            LegKind::Step | LegKind::Leap => {
+    let vecs = &l.vecs[side];
+    match l.kind {
+        LegKind::Step | LegKind::Leap if l.paths[side].is_empty() => {
+            for &v in vecs {
+                let t = links.link(v, cur);
+                if t != NO_CELL && !Board::closed(board, t) {
+                    land(t, NO_CELL);
+                }
+            }
+        }
+        LegKind::Step | LegKind::Leap => {
+            let paths = &l.paths[side];
+            for (i, &v) in vecs.iter().enumerate() {
                 let t = links.link(v, cur);
                 if t == NO_CELL || Board::closed(board, t) {
                     continue;
                 }
-                if let Some(alts) = l.paths[side].get(i) {
+                // A lame leap: some path of cells between must hold what it may pass.
+                if let Some(alts) = paths.get(i) {
                     let free = alts.iter().any(|p| {
                         p.cells
                             .iter()
@@ -204,12 +162,26 @@ pub fn walk_leg<B: Board>(
                 }
                 land(t, NO_CELL);
             }
-            LegKind::Ride => {
-                for c in Ride::of(l, links, board, side, v, cur) {
-                    land(c, NO_CELL);
-                }
+        }
+        LegKind::Ride => {
+            for &v in vecs {
+                ride(
+                    links,
+                    board,
+                    side,
+                    v,
+                    cur,
+                    (l.min, l.max),
+                    l.pass,
+                    |c, _| {
+                        land(c, NO_CELL);
+                        true
+                    },
+                );
             }
-            LegKind::Jump => {
+        }
+        LegKind::Jump => {
+            for &v in vecs {
                 let over = links.link(v, cur);
                 if over == NO_CELL || !l.pass.has(bit(over)) || board.jump_closed(over) {
                     continue;
@@ -219,16 +191,28 @@ pub fn walk_leg<B: Board>(
                     land(t, over);
                 }
             }
-            LegKind::Hop => {
+        }
+        LegKind::Hop => {
+            for &v in vecs {
                 let screen = hop_screen(l, side, links, cur, v, board);
                 if screen == NO_CELL {
                     continue;
                 }
                 // Beyond it: the empty run and the first occupant, the `min`th to `max`th
                 // cells of them (all by default).
-                for c in Ride::new(links, board, side, v, screen, l.min, l.max, Filter::EMPTY) {
-                    land(c, screen);
-                }
+                ride(
+                    links,
+                    board,
+                    side,
+                    v,
+                    screen,
+                    (l.min, l.max),
+                    Filter::EMPTY,
+                    |c, _| {
+                        land(c, screen);
+                        true
+                    },
+                );
             }
         }
     }
@@ -262,5 +246,18 @@ fn hop_screen<B: Board>(
         } else if !l.pass.has(b) {
             return NO_CELL;
         }
+    }
+}
+
+/// How many times its vector away from its start a leg may land or take a piece, nearest and
+/// farthest (`u32::MAX`: as far as the board goes): a step or leap once; a ride within its
+/// distance bounds; a jump takes on the jumped cell and lands on the one beyond; a hop takes
+/// its screen and lands beyond it.
+pub fn reach(l: &LegCode) -> (u32, u32) {
+    match l.kind {
+        LegKind::Step | LegKind::Leap => (1, 1),
+        LegKind::Ride => (l.min.max(1), l.max),
+        LegKind::Jump => (if l.take { 1 } else { 2 }, 2),
+        LegKind::Hop => (if l.take { 1 } else { 1 + l.min.max(1) }, u32::MAX),
     }
 }

@@ -1,0 +1,284 @@
+//! Programs whose every path has one leg (for a range, two), read straight from the position:
+//! no copy of the board, no visited set.
+
+use super::{Goal, Machine, Mode, Options, StoneEffect, landing};
+use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::compile::walk::{Board, walk_leg};
+use crate::compile::{Filter, LegCode, Op, Program};
+use crate::position::{Occupant, Position};
+use crate::rules::{Region, Ruleset};
+
+/// The board as a path of a short program read straight from the position sees it, from
+/// `cur` (see [`Direct::occ`] and [`Direct::visited`]).
+pub(super) struct DirectFrom<'a> {
+    cx: &'a Direct<'a>,
+    cur: Cell,
+}
+
+impl Board for DirectFrom<'_> {
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        self.cx.occ(c)
+    }
+
+    #[inline]
+    fn closed(&self, c: Cell) -> bool {
+        self.cx.visited(self.cur, c)
+    }
+}
+
+/// A single-leg program run straight on the position (see [`Machine::single_leg`]).
+pub(super) struct Direct<'a> {
+    prog: &'a Program,
+    links: &'a LinkTable,
+    regions: &'a [Region],
+    cells: &'a [Occupant],
+    collectable: Filter,
+    side: Side,
+    origin: Cell,
+    /// A cell read as empty (a piece has just left it), or the origin.
+    vacated: Cell,
+    mode: Mode,
+}
+
+impl<'a> Direct<'a> {
+    pub(super) fn new(
+        rules: &'a Ruleset,
+        pos: &'a Position,
+        prog: &'a Program,
+        side: Side,
+        origin: Cell,
+        vacated: Cell,
+        mode: Mode,
+    ) -> Direct<'a> {
+        Direct {
+            prog,
+            links: &rules.links,
+            regions: &rules.regions,
+            cells: &pos.cells,
+            collectable: rules.collectable,
+            side,
+            origin,
+            vacated,
+            mode,
+        }
+    }
+
+    /// What stands on `c` for the path: the origin and the vacated cell are empty (the piece
+    /// has left them).
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        if c == self.origin || c == self.vacated {
+            Occupant::EMPTY
+        } else {
+            self.cells[c.index()]
+        }
+    }
+
+    /// Whether a path from `cur` may not enter `c`: it has been there (a path of at most two
+    /// legs has been on the origin and on `cur` only).
+    #[inline]
+    fn visited(&self, cur: Cell, c: Cell) -> bool {
+        c == cur || c == self.origin
+    }
+
+    /// Every cell the leg may land on from `cur` (the origin, or the first leg's landing),
+    /// with the cell passed over (see [`walk_leg`]); no cell of the path is landed on again.
+    #[inline]
+    fn leg_landings(&self, l: &LegCode, cur: Cell, land: &mut impl FnMut(Cell, Cell)) {
+        walk_leg(
+            l,
+            self.side,
+            self.links,
+            cur,
+            &DirectFrom { cx: self, cur },
+            land,
+        );
+    }
+}
+
+impl Machine {
+    /// A program whose every path has at most one leg (for a range, two), run straight on the
+    /// position (no copy of the board, no visited set): the same options, range or attack
+    /// answer as the general interpreter, in the same order. Only the cells the path has been
+    /// on are closed to it, and the origin counts as empty.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn single_leg(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        prog: &Program,
+        mode: Mode,
+        out: &mut Options,
+    ) {
+        self.next_epoch(pos.cells.len());
+        self.caps.clear();
+        self.prev.clear();
+        self.fps.clear();
+        let cx = Direct::new(rules, pos, prog, side, from, from, mode);
+        if mode == Mode::Range {
+            self.direct_ops::<true>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
+        } else {
+            self.direct_ops::<false>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
+        }
+    }
+
+    /// Runs the ops of a program from `pc` on `cur`, after `legs` legs (the last landed on an
+    /// occupant if `term`; `fx` and `capleg` are its landing's). `RANGE`: the run is for a
+    /// placement range, where a path may have two legs (one copy of the loop each way, the
+    /// range's kept lean); else one.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn direct_ops<const RANGE: bool>(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        mut pc: usize,
+        cur: Cell,
+        legs: u8,
+        term: bool,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        loop {
+            if self.found {
+                return;
+            }
+            match cx.prog.ops[pc] {
+                Op::Emit(l) | Op::EmitFrom(l, _) => {
+                    if let Op::EmitFrom(_, r) = cx.prog.ops[pc]
+                        && !cx.regions[r.index()].cells[cx.side].contains(cur)
+                    {
+                        pc += 1;
+                        continue;
+                    }
+                    let l = &cx.prog.legs[l as usize];
+                    if RANGE {
+                        cx.leg_landings(l, cur, &mut |t, _| self.range_add(t));
+                    } else {
+                        cx.leg_landings(l, cur, &mut |t, over| {
+                            self.direct_land(cx, out, l, t, over, None);
+                        });
+                    }
+                    pc += 1;
+                }
+                Op::Leg(l) => {
+                    let l = &cx.prog.legs[l as usize];
+                    if RANGE && legs < 2 && !term {
+                        cx.leg_landings(l, cur, &mut |t, _| {
+                            let term = !cx.occ(t).is_empty();
+                            self.direct_ops::<true>(
+                                cx,
+                                out,
+                                pc + 1,
+                                t,
+                                legs + 1,
+                                term,
+                                StoneEffect::None,
+                                false,
+                            );
+                        });
+                    } else if !RANGE && legs == 0 {
+                        // One leg per path: after it only region tests and the accept remain.
+                        cx.leg_landings(l, cur, &mut |t, over| {
+                            self.direct_land(cx, out, l, t, over, Some(pc + 1));
+                        });
+                    }
+                    return;
+                }
+                Op::Split(a, b) | Op::Greedy(a, b, _) => {
+                    self.direct_ops::<RANGE>(cx, out, a as usize, cur, legs, term, fx, capleg);
+                    pc = b as usize;
+                }
+                Op::Mark(_) => pc += 1,
+                Op::Goto(t) => pc = t as usize,
+                Op::At(r) => {
+                    if !cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        return;
+                    }
+                    pc += 1;
+                }
+                Op::Accept => {
+                    if legs > 0 {
+                        if RANGE {
+                            self.range_add(cur);
+                        } else {
+                            self.direct_accept(cx, out, cur, fx, capleg);
+                        }
+                    }
+                    return;
+                }
+                Op::End => return,
+            }
+        }
+    }
+
+    /// A landing of a single-leg program on `t` (after passing `over`, a hop's screen or a
+    /// jumped cell, or `NO_CELL`): what `land_over` and `land` decide for it (not in a range,
+    /// where nothing is captured and every landing counts).
+    pub(super) fn direct_land(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        l: &LegCode,
+        t: Cell,
+        over: Cell,
+        next: Option<usize>,
+    ) {
+        if self.found {
+            return;
+        }
+        let Some((captured, fx)) = landing(l, cx.side, cx.occ(t), cx.collectable) else {
+            return;
+        };
+        let taken = l.take
+            && over != NO_CELL
+            && (matches!(cx.occ(over).as_piece(), Some((s, _)) if s != cx.side)
+                || cx.occ(over).as_neutral().is_some());
+        let before = self.caps.len();
+        if taken {
+            self.caps.push(over);
+        }
+        if captured {
+            self.caps.push(t);
+        }
+        let capleg = l.can_capture();
+        match next {
+            None => self.direct_accept(cx, out, t, fx, capleg),
+            Some(pc) => self.direct_ops::<false>(cx, out, pc, t, 1, false, fx, capleg),
+        }
+        self.caps.truncate(before);
+    }
+
+    /// What `accept` does with a complete path of a single-leg program.
+    pub(super) fn direct_accept(
+        &mut self,
+        cx: &Direct<'_>,
+        out: &mut Options,
+        to: Cell,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        match cx.mode {
+            Mode::Range => self.range_add(to),
+            Mode::Attack => {
+                self.found |= match self.goal {
+                    Goal::Cell(c) => self.caps.contains(&c),
+                    Goal::None => false,
+                };
+            }
+            Mode::Moves => self.add_option(out, to, fx, capleg),
+        }
+    }
+
+    #[inline]
+    pub(super) fn range_add(&mut self, t: Cell) {
+        let i = t.index();
+        if self.stamp[i] != self.epoch {
+            self.stamp[i] = self.epoch;
+            self.range.push(t);
+        }
+    }
+}

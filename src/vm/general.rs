@@ -1,0 +1,426 @@
+//! The general interpreter: every program, chains and all, on a copy of the board, path by
+//! path.
+
+use super::budget::{STOP_POLL, STOP_POLL_RUNS, stop_requested, work_budget};
+use super::prune::WALK_DEPTH;
+use super::{Ctx, Machine, Mode, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing};
+use crate::board::{Cell, NO_CELL};
+use crate::compile::walk::{Board, walk_leg};
+use crate::compile::{LegCode, Op};
+use crate::position::{Occupant, Position};
+
+/// The board as a path of the general interpreter sees it: the machine's copy of the cells
+/// (pieces taken at once removed), its visited cells, and the pieces taken that stay until the
+/// end of the turn.
+pub(super) struct Path<'a> {
+    m: &'a Machine,
+    cx: &'a Ctx<'a>,
+}
+
+impl Board for Path<'_> {
+    #[inline]
+    fn occ(&self, c: Cell) -> Occupant {
+        self.m.cells[c.index()]
+    }
+
+    #[inline]
+    fn closed(&self, c: Cell) -> bool {
+        self.m.is_visited(self.cx, c)
+    }
+
+    #[inline]
+    fn jump_closed(&self, c: Cell) -> bool {
+        !self.cx.leave_at_once && self.m.caps.contains(&c)
+    }
+}
+
+impl Machine {
+    pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
+        let n = pos.cells.len();
+        self.work = 0;
+        self.limit = work_budget();
+        self.budget = self.limit.min(STOP_POLL);
+        self.stopped = None;
+        self.charged = 0;
+        self.halt = false;
+        // Many short runs make long work too: every so many runs, a look at the stop.
+        self.runs = self.runs.wrapping_add(1);
+        if self.runs.is_multiple_of(STOP_POLL_RUNS) {
+            self.stopped = stop_requested();
+            self.halt = self.stopped.is_some();
+        }
+        if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
+            self.dead.clear();
+            self.open.clear();
+            self.seen.clear();
+        }
+        self.cells.clear();
+        self.cells.extend_from_slice(&pos.cells);
+        self.cells[from.index()] = Occupant::EMPTY;
+        self.visited.clear();
+        self.visited.resize(n, 0);
+        self.visited[from.index()] = 1;
+        self.caps.clear();
+        self.prev.clear();
+        self.fps.clear();
+        if self.stamp.len() != n {
+            self.stamp = vec![0; n];
+            self.slot = vec![0; n];
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        self.range.clear();
+    }
+
+    /// Whether a path may not enter `c`: a cell visited before, or for a free walk only the
+    /// origin.
+    #[inline]
+    pub(super) fn is_visited(&self, cx: &Ctx<'_>, c: Cell) -> bool {
+        if c == cx.origin {
+            // The origin is open only to a chain that may end there (`chain-ends-home`):
+            // revisits never reopen it, so that a maximal chain is not held to a return it
+            // could not end with.
+            if self.home_open(cx) {
+                return false;
+            }
+            if !self.free {
+                return true;
+            }
+        }
+        if self.free {
+            !cx.revisit && c == cx.origin
+        } else {
+            let v = self.visited[c.index()];
+            // With revisits, a cell is closed only until the path takes another piece.
+            v != 0 && (!cx.revisit || v as usize == self.caps.len() + 1)
+        }
+    }
+
+    #[inline]
+    pub(super) fn stopping(&self) -> bool {
+        self.found || self.halt
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        mut pc: usize,
+        cur: Cell,
+        term: bool,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        if self.walking {
+            let id = self.walk_id;
+            let key = self.walk_state(pc, cur, term, fx, capleg);
+            if self.seen.insert(key, id) == Some(id) {
+                return;
+            }
+        }
+        loop {
+            match cx.prog.ops[pc] {
+                Op::Emit(l) => {
+                    debug_assert!(!term && cur == cx.origin);
+                    self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                    pc += 1;
+                }
+                Op::EmitFrom(l, r) => {
+                    debug_assert!(!term && cur == cx.origin);
+                    if cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                    }
+                    pc += 1;
+                }
+                Op::Leg(l) => {
+                    if !term {
+                        self.leg(cx, out, &cx.prog.legs[l as usize], cur, Some(pc + 1));
+                    }
+                    return;
+                }
+                Op::Greedy(a, b, m) if !self.walking => {
+                    let before = self.marks[m as usize];
+                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    if self.stopping() || self.marks[m as usize] != before {
+                        return;
+                    }
+                    pc = b as usize;
+                }
+                // A walk explores a superset of the paths, so a maximal repetition both ways.
+                Op::Split(a, b) | Op::Greedy(a, b, _) => {
+                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    if self.stopping() {
+                        return;
+                    }
+                    pc = b as usize;
+                }
+                Op::Mark(m) => {
+                    let k = &mut self.marks[m as usize];
+                    *k = k.wrapping_add(1);
+                    pc += 1;
+                }
+                Op::Goto(t) => pc = t as usize,
+                Op::At(r) => {
+                    if !cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        return;
+                    }
+                    pc += 1;
+                }
+                Op::Accept => {
+                    self.accept(cx, out, cur, fx, capleg);
+                    return;
+                }
+                Op::End => return,
+            }
+        }
+    }
+
+    pub(super) fn leg(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        l: &LegCode,
+        cur: Cell,
+        next: Option<usize>,
+    ) {
+        // The walk reads the board as it stands; each landing is then explored (which changes
+        // the board and the visited cells only until it returns). Buffers per depth of
+        // recursion: a landing's exploration may walk further legs.
+        let depth = self.walk_depth_buffers;
+        self.walk_depth_buffers += 1;
+        if self.landings.len() <= depth {
+            self.landings.push(Vec::new());
+        }
+        let mut landings = std::mem::take(&mut self.landings[depth]);
+        landings.clear();
+        walk_leg(
+            l,
+            cx.side,
+            cx.links,
+            cur,
+            &Path { m: self, cx },
+            &mut |t, over| landings.push((t, over)),
+        );
+        for &(t, over) in &landings {
+            if self.stopping() {
+                break;
+            }
+            if over == NO_CELL {
+                self.land(cx, out, l, t, next);
+            } else {
+                self.land_over(cx, out, l, over, t, next);
+            }
+        }
+        self.landings[depth] = landings;
+        self.walk_depth_buffers -= 1;
+    }
+
+    /// Lands after passing `over`, which the leg captures when it takes and holds an enemy.
+    pub(super) fn land_over(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        l: &LegCode,
+        over: Cell,
+        t: Cell,
+        next: Option<usize>,
+    ) {
+        let taken = l.take
+            && cx.mode != Mode::Range
+            && (matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side)
+                || self.cells[over.index()].as_neutral().is_some());
+        if taken && !cx.leave_at_once {
+            // It stays where it is until the end of the turn: in the way, not to be taken again.
+            if self.caps.contains(&over) {
+                return;
+            }
+            self.caps.push(over);
+            self.land(cx, out, l, t, next);
+            self.caps.pop();
+        } else if taken {
+            let saved = self.cells[over.index()];
+            self.cells[over.index()] = Occupant::EMPTY;
+            self.caps.push(over);
+            self.land(cx, out, l, t, next);
+            self.caps.pop();
+            self.cells[over.index()] = saved;
+        } else {
+            self.land(cx, out, l, t, next);
+        }
+    }
+
+    pub(super) fn land(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        l: &LegCode,
+        t: Cell,
+        next: Option<usize>,
+    ) {
+        if self.is_visited(cx, t) || self.halt || (!cx.leave_at_once && self.caps.contains(&t)) {
+            return;
+        }
+        self.work += 1;
+        if self.work > self.budget && self.out_of_work() {
+            self.halt = true;
+            return;
+        }
+        let occ = self.cells[t.index()];
+        let term = !occ.is_empty();
+        let (captured, fx) = if cx.mode == Mode::Range {
+            (false, StoneEffect::None)
+        } else {
+            match landing(l, cx.side, occ, cx.collectable) {
+                Some(x) => x,
+                None => return,
+            }
+        };
+        if captured {
+            self.caps.push(t);
+        }
+        let capleg = l.can_capture();
+        match next {
+            None => self.accept(cx, out, t, fx, capleg),
+            Some(pc) if self.walking => {
+                // A walk may come back to its own cells; `seen` keeps it finite.
+                if self.walk_depth >= WALK_DEPTH {
+                    self.halt = true;
+                } else {
+                    self.walk_depth += 1;
+                    self.run(cx, out, pc, t, term, fx, capleg);
+                    self.walk_depth -= 1;
+                }
+            }
+            Some(pc) => {
+                let was = self.visited[t.index()];
+                // Captured pieces stay far below `u32::MAX` (see `accept`).
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.visited[t.index()] = self.caps.len() as u32 + 1;
+                }
+                // A skipped state would not pass the marks of maximal repetitions, so their
+                // programs are never pruned (the work budget still bounds them).
+                let prune = cx.prog.marks == 0
+                    && match self.pruning {
+                        Pruning::Auto => self.work > PRUNE_AFTER,
+                        Pruning::Always => true,
+                        Pruning::Never => false,
+                    };
+                if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
+                    self.run(cx, out, pc, t, term, fx, capleg);
+                }
+                self.visited[t.index()] = was;
+            }
+        }
+        if captured {
+            self.caps.pop();
+        }
+    }
+
+    /// Whether the origin is open to the path (`chain-ends-home`: it has taken a piece).
+    #[inline]
+    pub(super) fn home_open(&self, cx: &Ctx<'_>) -> bool {
+        cx.home && !self.caps.is_empty()
+    }
+
+    pub(super) fn accept(
+        &mut self,
+        cx: &Ctx<'_>,
+        out: &mut Options,
+        to: Cell,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        if to == cx.origin && !self.home_open(cx) {
+            return;
+        }
+        if self.walking {
+            if !self.known(cx, out, to, capleg) {
+                self.halt = true;
+            }
+            return;
+        }
+        if cx.mode == Mode::Attack {
+            self.found |= self.hits_goal();
+            return;
+        }
+        if cx.mode == Mode::Range {
+            if self.stamp[to.index()] != self.epoch {
+                self.stamp[to.index()] = self.epoch;
+                self.range.push(to);
+            }
+            return;
+        }
+        self.add_option(out, to, fx, capleg);
+    }
+
+    /// Adds the option of a path ending on `to` with the captures in `caps`, or merges it into
+    /// the option with the same destination and captures.
+    pub(super) fn add_option(
+        &mut self,
+        out: &mut Options,
+        to: Cell,
+        fx: StoneEffect,
+        capleg: bool,
+    ) {
+        self.sort_caps();
+        if let Some(i) = self.find(out, to) {
+            out.moves[i].capturing_leg |= capleg;
+            return;
+        }
+        // Options with the same destination are chained, newest first.
+        // Counts of options and captured cells stay below the work budget (3,000,000 landings
+        // by default), far inside `u32`.
+        #[allow(clippy::cast_possible_truncation)]
+        let i = out.moves.len() as u32;
+        self.prev.push(if self.stamp[to.index()] == self.epoch {
+            self.slot[to.index()]
+        } else {
+            u32::MAX
+        });
+        self.fps.push(self.fp);
+        self.stamp[to.index()] = self.epoch;
+        self.slot[to.index()] = i;
+        #[allow(clippy::cast_possible_truncation)] // as above
+        let start = out.captures.len() as u32;
+        out.captures.extend_from_slice(&self.sorted);
+        out.moves.push(MoveOption {
+            to,
+            cap_start: start,
+            cap_len: u32::try_from(self.sorted.len()).unwrap_or(u32::MAX),
+            stone: fx,
+            capturing_leg: capleg,
+        });
+    }
+
+    /// Copies the captured cells, sorted, into `sorted`, and their fingerprint into `fp`.
+    pub(super) fn sort_caps(&mut self) {
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.caps);
+        self.sorted.sort_unstable();
+        self.fp = self.sorted.iter().fold(self.sorted.len() as u64, |h, &c| {
+            (h ^ c.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        });
+    }
+
+    /// The option that lands on `to` capturing exactly `sorted`, if found already.
+    pub(super) fn find(&self, out: &Options, to: Cell) -> Option<usize> {
+        if self.stamp[to.index()] != self.epoch {
+            return None;
+        }
+        let mut i = self.slot[to.index()];
+        while i != u32::MAX {
+            let m = &out.moves[i as usize];
+            if self.fps[i as usize] == self.fp && out.captures(m) == &self.sorted[..] {
+                return Some(i as usize);
+            }
+            i = self.prev[i as usize];
+        }
+        None
+    }
+}

@@ -1,0 +1,486 @@
+//! The interpreter: runs a compiled [`Program`] for the piece on one cell of a position and
+//! collects its movement options (one per effect, RULINGS B-17) or its placement range.
+//!
+//! Legs walk the link tables (each kind's walk is `compile::walk`); chains backtrack with an
+//! explicit visited set (no cell twice, origin included) and remove captured pieces at once. A
+//! landing on an occupied cell ends the path: only an `accept` may follow it.
+//!
+//! One file per way of running a program: `general` (the interpreter, chains and all),
+//! `prune` (the walk that skips hopeless chain states), `direct` (programs of one leg per
+//! path read straight from the position), `plain` (pieces whose every leg lands on its own),
+//! and `budget` (the work budget of a run, the stop and budget of a whole command).
+
+mod budget;
+mod direct;
+mod general;
+mod plain;
+mod prune;
+
+pub use budget::{
+    COMMAND_BUDGET, Halt, ORDINARY_RUN, Runaway, Stop, WORK_BUDGET, current_stop, install_stop,
+    repeated_parts, set_work_budget, with_stop, work_budget,
+};
+
+use crate::board::{Cell, LinkTable, Side};
+use crate::compile::{CaptureMode, Filter, LegCode, Program};
+use crate::core::{PieceKindId, StoneKindId};
+use crate::position::{Occupant, Position};
+use crate::rules::{Region, Ruleset};
+use direct::Direct;
+use plain::plain_attack;
+use prune::WalkState;
+
+/// What a move does to a stone on its destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StoneEffect {
+    /// No stone there.
+    None,
+    /// The stone (of this kind) goes into the mover's supply.
+    Collect(StoneKindId),
+    /// The stone (of this kind) is destroyed.
+    Destroy(StoneKindId),
+}
+
+/// One movement option: where the piece ends and what it captures on the way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveOption {
+    /// The destination.
+    pub to: Cell,
+    cap_start: u32,
+    cap_len: u32,
+    /// What happens to a stone on the destination.
+    pub stone: StoneEffect,
+    /// Whether some path to this effect ends with a leg that can capture.
+    pub capturing_leg: bool,
+}
+
+/// The movement options of one piece.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The piece's cell.
+    pub from: Cell,
+    /// The options, in the order they were found.
+    pub moves: Vec<MoveOption>,
+    captures: Vec<Cell>,
+}
+
+impl Options {
+    /// The cells whose pieces this option captures, sorted.
+    pub fn captures(&self, m: &MoveOption) -> &[Cell] {
+        &self.captures[m.cap_start as usize..(m.cap_start + m.cap_len) as usize]
+    }
+
+    /// An option as text: the destination, then `x` and each captured cell (`H6xE6xG6`).
+    pub fn text(&self, topo: &crate::board::Topology, m: &MoveOption) -> String {
+        let mut s = topo.name(m.to);
+        for &c in self.captures(m) {
+            s.push('x');
+            s.push_str(&topo.name(c));
+        }
+        s
+    }
+
+    /// Removes every option.
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.captures.clear();
+    }
+
+    /// Number of options.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether there is no option.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Moves,
+    Range,
+    /// Stop at the first option that captures the goal.
+    Attack,
+}
+
+/// What an attack query looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Goal {
+    #[default]
+    None,
+    /// A capture of the piece on this cell.
+    Cell(Cell),
+}
+
+struct Ctx<'a> {
+    prog: &'a Program,
+    links: &'a LinkTable,
+    regions: &'a [Region],
+    collectable: Filter,
+    side: Side,
+    mode: Mode,
+    origin: Cell,
+    /// Whether a piece taken in a chain leaves the board at once (else at the end of the turn:
+    /// it stays in the way and cannot be taken again).
+    leave_at_once: bool,
+    /// Whether a path may come back to a cell once it has taken a piece since it was there.
+    revisit: bool,
+    /// Whether a path that has taken a piece may come back to the origin and end there.
+    home: bool,
+}
+
+/// Landings one run may make before the search starts pruning states whose every possible
+/// result is already known (see [`Machine::saturated`]). Ordinary positions never get there.
+const PRUNE_AFTER: u64 = 2_000;
+
+/// When chain exploration prunes hopeless states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pruning {
+    /// After the first `PRUNE_AFTER` (2,000) landings of a run (the default).
+    #[default]
+    Auto,
+    /// From the first landing (for cross-checks).
+    Always,
+    /// Never: every path is walked (for cross-checks; may take exponential time).
+    Never,
+}
+
+/// Reusable scratch space for running programs without allocating per call.
+///
+/// Chains are explored path by path (a path never visits a cell twice, RULINGS B-16). After
+/// `PRUNE_AFTER` landings in one run, each state a chain reaches is first checked by a walk
+/// that may revisit cells (a superset of the real paths, explored once per state): when every
+/// result that walk can reach is already known, the state is not explored. The options stay
+/// exactly the same; only hopeless work is skipped. A run that still exceeds [`WORK_BUDGET`]
+/// stops and is reported by [`Machine::take_runaway`].
+#[derive(Debug, Clone, Default)]
+pub struct Machine {
+    /// Run every program through the general interpreter, plain ones too (to check the plain
+    /// fast path against it).
+    general_only: bool,
+    work: u64,
+    /// The landing count at which the run next stops to look: the work budget, or before it
+    /// the next look at the [`Stop`] in force.
+    budget: u64,
+    /// The work budget of the run.
+    limit: u64,
+    /// Why the run was stopped from outside, if it was.
+    stopped: Option<Halt>,
+    /// Landings of this run already charged to the command's budget.
+    charged: u64,
+    /// Runs of the general interpreter so far (see `STOP_POLL_RUNS` (64)).
+    runs: u64,
+    pruning: Pruning,
+    walking: bool,
+    walk_depth: u32,
+    halt: bool,
+    free: bool,
+    /// States a walk reached, with the number of the walk (so nothing needs clearing).
+    seen: rustc_hash::FxHashMap<WalkState, u32>,
+    walk_id: u32,
+    /// States whose free walk found only known results: nothing to explore there, ever again
+    /// in this run (results only grow).
+    dead: rustc_hash::FxHashSet<WalkState>,
+    /// States whose free walk found an unknown result, with the number of results then.
+    open: rustc_hash::FxHashMap<WalkState, usize>,
+    runaway: Option<Runaway>,
+    cells: Vec<Occupant>,
+    /// Per cell: 0 if the path has not passed it, else one more than the number of pieces the
+    /// path had taken when it last got there.
+    visited: Vec<u32>,
+    caps: Vec<Cell>,
+    stamp: Vec<u32>,
+    slot: Vec<u32>,
+    /// Per option: the previous option with the same destination (`u32::MAX`: none).
+    prev: Vec<u32>,
+    /// Per option: the fingerprint of its captured cells.
+    fps: Vec<u64>,
+    fp: u64,
+    epoch: u32,
+    range: Vec<Cell>,
+    sorted: Vec<Cell>,
+    goal: Goal,
+    found: bool,
+    /// Per mark of a maximal repetition: how many times a path passed it in this run.
+    marks: Vec<u32>,
+    /// The landings of the legs being explored, one buffer per depth of recursion.
+    landings: Vec<Vec<(Cell, Cell)>>,
+    walk_depth_buffers: usize,
+}
+
+/// What a leg landing on a cell holding `occ` does, for a piece of `side`: `None` when it may
+/// not land there; else whether it captures the piece there and what it does to a stone there
+/// (collect it, when `collectable` says so, or destroy it, when the leg may).
+#[inline]
+fn landing(
+    l: &LegCode,
+    side: Side,
+    occ: Occupant,
+    collectable: Filter,
+) -> Option<(bool, StoneEffect)> {
+    if occ.is_empty() {
+        return (l.capture != CaptureMode::Only).then_some((false, StoneEffect::None));
+    }
+    if let Some((s, _)) = occ.as_piece() {
+        let may =
+            s != side && l.capture != CaptureMode::MoveOnly && l.victims.has(occ.bit_for(side));
+        return may.then_some((true, StoneEffect::None));
+    }
+    if occ.as_neutral().is_some() {
+        // A neutral piece: every side's enemy.
+        let may = l.capture != CaptureMode::MoveOnly && l.victims.has(occ.bit_for(side));
+        return may.then_some((true, StoneEffect::None));
+    }
+    if let Some(k) = occ.as_stone() {
+        let b = Filter::stone_bit(k);
+        if l.capture == CaptureMode::Only {
+            return None;
+        }
+        return if collectable.has(b) {
+            Some((false, StoneEffect::Collect(k)))
+        } else if l.destroy.has(b) {
+            Some((false, StoneEffect::Destroy(k)))
+        } else {
+            None
+        };
+    }
+    Some((false, StoneEffect::None))
+}
+
+impl Machine {
+    /// A machine for boards of any size (buffers grow on first use).
+    pub fn new() -> Machine {
+        Machine::default()
+    }
+
+    /// A machine that runs plain programs through the general interpreter as well: the
+    /// reference the fast path ([`crate::compile::Program::plain`]) is checked against.
+    pub fn general_only() -> Machine {
+        Machine {
+            general_only: true,
+            ..Machine::default()
+        }
+    }
+
+    /// A machine with the given pruning policy.
+    pub fn with_pruning(pruning: Pruning) -> Machine {
+        Machine {
+            pruning,
+            ..Machine::default()
+        }
+    }
+
+    /// The pending runaway, if a run exceeded the budget (see [`Machine::take_runaway`]).
+    pub fn runaway(&self) -> Option<Runaway> {
+        self.runaway
+    }
+
+    /// The runaway found since the last call, if any. While one is pending every run returns
+    /// at once without options, so a caller that generates many runs stops quickly.
+    pub fn take_runaway(&mut self) -> Option<Runaway> {
+        self.runaway.take()
+    }
+
+    /// The movement options of the piece on `from`, for its own side. Empty if no piece.
+    pub fn moves(&mut self, rules: &Ruleset, pos: &Position, from: Cell, out: &mut Options) {
+        out.clear();
+        out.from = from;
+        self.start(rules, pos, from, Mode::Moves, out);
+    }
+
+    /// The placement range of the piece on `from` (RULINGS B-41): every cell one of its range
+    /// paths could end on if that cell were empty. Cells in index order.
+    pub fn range(&mut self, rules: &Ruleset, pos: &Position, from: Cell) -> &[Cell] {
+        self.range.clear();
+        let mut unused = Options::default();
+        self.start(rules, pos, from, Mode::Range, &mut unused);
+        self.range.sort_unstable();
+        &self.range
+    }
+
+    /// The placement range a piece of `kind` playing for `side` would have on `at` after
+    /// moving there from `vacated`, read from `pos` as it stands (the move not played: `vacated`
+    /// counts as empty, `at` as the piece's). Unsorted. `None` when the range program needs
+    /// the general interpreter (paths of more than two legs): play the move and ask
+    /// [`Machine::range`].
+    pub fn range_after_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        vacated: Cell,
+        at: Cell,
+        side: Side,
+        kind: PieceKindId,
+    ) -> Option<&[Cell]> {
+        let prog = &rules.pieces[kind.index()].range;
+        if self.general_only || self.runaway.is_some() || prog.marks != 0 || prog.max_legs > 2 {
+            return None;
+        }
+        self.range.clear();
+        self.next_epoch(pos.cells.len());
+        let cx = Direct::new(rules, pos, prog, side, at, vacated, Mode::Range);
+        let mut unused = Options::default();
+        self.direct_ops::<true>(&cx, &mut unused, 0, at, 0, false, StoneEffect::None, false);
+        Some(&self.range)
+    }
+
+    fn start(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        mode: Mode,
+        out: &mut Options,
+    ) {
+        let Some((side, kind)) = pos.at(from).as_piece() else {
+            return;
+        };
+        self.run_as(rules, pos, from, side, kind, mode, out);
+    }
+
+    /// Whether the piece on `from` can capture the piece on `target` (stops at the first way).
+    pub fn captures_cell(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        target: Cell,
+    ) -> bool {
+        let Some((side, kind)) = pos.at(from).as_piece() else {
+            return false;
+        };
+        // Out of the legs' geometric reach: no run needed.
+        if !self.general_only
+            && !rules.attack_reach.could_capture(
+                kind,
+                side,
+                rules.topo.offset_key(from),
+                rules.topo.offset_key(target),
+            )
+        {
+            return false;
+        }
+        self.attack_query(rules, pos, from, side, kind, Goal::Cell(target))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn attack_query(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: PieceKindId,
+        goal: Goal,
+    ) -> bool {
+        self.goal = goal;
+        self.found = false;
+        let mut unused = Options::default();
+        self.run_as(rules, pos, from, side, kind, Mode::Attack, &mut unused);
+        self.goal = Goal::None;
+        std::mem::take(&mut self.found)
+    }
+
+    /// The movement options a piece of `kind` playing for `side` would have on `from`,
+    /// whatever stands there.
+    pub fn moves_as(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: PieceKindId,
+        out: &mut Options,
+    ) {
+        out.clear();
+        out.from = from;
+        self.run_as(rules, pos, from, side, kind, Mode::Moves, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_as(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        kind: PieceKindId,
+        mode: Mode,
+        out: &mut Options,
+    ) {
+        if self.runaway.is_some() {
+            return;
+        }
+        let piece = &rules.pieces[kind.index()];
+        let prog = match mode {
+            Mode::Moves => &piece.moves,
+            Mode::Range => &piece.range,
+            Mode::Attack => &piece.attacks,
+        };
+        if prog.plain && !self.general_only {
+            match mode {
+                Mode::Moves => {
+                    self.plain_moves(rules, pos, from, side, prog, out);
+                    return;
+                }
+                Mode::Attack => {
+                    self.found = plain_attack(rules, pos, from, side, prog, self.goal);
+                    return;
+                }
+                Mode::Range => {}
+            }
+        }
+        // Straight on the position: one leg per path; for a range (nothing is taken on the
+        // way), two.
+        let direct = prog.single_leg || (mode == Mode::Range && prog.max_legs <= 2);
+        if direct && prog.marks == 0 && !self.general_only {
+            self.single_leg(rules, pos, from, side, prog, mode, out);
+            return;
+        }
+        self.prepare(pos, from);
+        self.marks.clear();
+        self.marks.resize(usize::from(prog.marks), 0);
+        let cx = Ctx {
+            prog,
+            links: &rules.links,
+            regions: &rules.regions,
+            collectable: rules.collectable,
+            side,
+            mode,
+            origin: from,
+            leave_at_once: !rules.turn.captured_leave_at_end,
+            revisit: rules.turn.revisit_after_capture,
+            home: rules.turn.home_after_capture,
+        };
+        self.run(&cx, out, 0, from, false, StoneEffect::None, false);
+        if self.work > ORDINARY_RUN {
+            self.charge_excess();
+        }
+        if self.halt && self.runaway.is_none() {
+            // Only the budget or a stop leaves `halt` set after a run.
+            self.runaway = Some(Runaway {
+                kind,
+                side,
+                cell: from,
+                halt: self.stopped.unwrap_or(Halt::Budget),
+            });
+        }
+        self.halt = false;
+    }
+
+    /// Starts a new round of `stamp` marks (sized for `n` cells).
+    fn next_epoch(&mut self, n: usize) {
+        if self.stamp.len() != n {
+            self.stamp = vec![0; n];
+            self.slot = vec![0; n];
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+    }
+}
