@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 mod terminal;
 
-use bulwark::load::LoadError;
+use bulwark::load::{BundledCopy, LoadError, LoadOptions};
 use bulwark::play::Game;
 use bulwark::search::{AgentSpec, selfplay};
 use bulwark::text::{self, PositionError};
@@ -418,14 +418,27 @@ fn fail(d: &dyn Diagnostic) -> ExitCode {
 }
 
 fn load(variant: Option<&str>) -> Result<Ruleset, ExitCode> {
-    let r = Ruleset::load_named(variant.unwrap_or("bollwerk178")).map_err(|e: LoadError| fail(&e));
-    print_notes();
-    r
+    load_checked(variant).map(|(rules, _)| rules)
+}
+
+/// Loads as the command line does (an edited checkout copy of a bundled name wins), saying
+/// which file a bundled name read when it was such a copy.
+fn load_checked(
+    variant: Option<&str>,
+) -> Result<(Ruleset, Option<bulwark::VariantErrors>), ExitCode> {
+    let mut notes = Vec::new();
+    let loaded = Ruleset::load_with(
+        variant.unwrap_or("bollwerk178"),
+        &LoadOptions::command_line(),
+        &mut notes,
+    );
+    print_notes(notes);
+    loaded.map_err(|e: LoadError| fail(&e))
 }
 
 /// Says which file a bundled name read, when it was an edited checkout copy.
-fn print_notes() {
-    for n in bulwark::load::take_notes() {
+fn print_notes(notes: impl IntoIterator<Item = String>) {
+    for n in notes {
         eprintln!("note: {n}");
     }
 }
@@ -629,13 +642,17 @@ fn serve(
     let read_from = watch
         .as_ref()
         .map_or_else(|| arg.to_string(), |p| p.display().to_string());
-    let (name, text) = bulwark::load::read_variant(&read_from).map_err(|e| fail(&e))?;
-    print_notes();
-    let Ok(variant) = bulwark::serve::Variant::load(&name, &text) else {
+    let read =
+        bulwark::load::read_variant(&read_from, BundledCopy::Checkout).map_err(|e| fail(&e))?;
+    let (name, text) = (read.name, read.text);
+    print_notes(read.note);
+    let Ok(variant) =
+        bulwark::serve::Variant::load_within(&name, &text, &LoadOptions::command_line())
+    else {
         // The loader's own report, as `check` prints it.
-        return Err(Ruleset::from_source(&name, &text)
-            .err()
-            .map_or(ExitCode::from(1), |e| fail(&e)));
+        let loaded =
+            Ruleset::from_source_with(&name, &text, &LoadOptions::command_line(), &mut Vec::new());
+        return Err(loaded.err().map_or(ExitCode::from(1), |e| fail(&e)));
     };
     // A variant read from a file lets pages extend the files beside it; a bundled one, only
     // bundled variants.
@@ -654,6 +671,7 @@ fn serve(
         })
         .flatten();
     let config = bulwark::serve::Config {
+        bundled: BundledCopy::Checkout,
         watch: watch.clone(),
         folder,
         hosts,
@@ -700,9 +718,7 @@ fn overview() -> Result<(), ExitCode> {
 
 /// `bulwark check`.
 fn check(variant: Option<String>) -> Result<(), ExitCode> {
-    let loaded = Ruleset::load_checked(variant.as_deref().unwrap_or("bollwerk178"));
-    print_notes();
-    let (rules, warnings) = loaded.map_err(|e: LoadError| fail(&e))?;
+    let (rules, warnings) = load_checked(variant.as_deref())?;
     if let Some(w) = warnings {
         eprint!("{}", view::diagnostic_text(&w));
     }
@@ -1632,7 +1648,6 @@ fn compile(variant: Option<String>, piece: Option<String>) -> Result<(), ExitCod
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    bulwark::load::prefer_checkout(true);
     if let Ok(v) = std::env::var("BULWARK_WORK_BUDGET") {
         match v.trim().parse::<u64>() {
             Ok(n) if n > 0 => bulwark::vm::set_work_budget(n),
@@ -1661,7 +1676,8 @@ fn main() -> ExitCode {
 }
 
 fn uci(variant: Option<String>) {
-    let mut engine = bulwark::uci::Engine::new(Box::new(std::io::stdout()));
+    let mut engine =
+        bulwark::uci::Engine::new(Box::new(std::io::stdout())).reading(BundledCopy::Checkout);
     if let Some(v) = variant {
         if bulwark::BUNDLED.iter().any(|(n, _)| *n == v) {
             engine.command(&format!("setoption name UCI_Variant value {v}"));

@@ -187,7 +187,10 @@ pub fn requests(variant: &crate::serve::Variant, script: &str) -> Result<(), Str
             "variant" => crate::serve::Variant::load_within(
                 "edited.toml",
                 &arg.replace("\\n", "\n"),
-                &Parents::Within(None),
+                &crate::load::LoadOptions {
+                    parents: Parents::Within(None),
+                    ..crate::load::LoadOptions::default()
+                },
             )
             .and_then(|v| s.set_variant(v).map(drop)),
             _ => Ok(()),

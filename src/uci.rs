@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::load::BUNDLED;
+use crate::load::{BUNDLED, BundledCopy, LoadOptions};
 use crate::play::{Action, Game, Turn};
 use crate::position::Position;
 use crate::rules::{LetterMark, Ruleset};
@@ -123,6 +123,8 @@ pub struct Engine {
     loaded: Option<Loaded>,
     searcher: Option<Searcher>,
     running: Option<Running>,
+    /// Which text a bundled name reads.
+    bundled: BundledCopy,
 }
 
 /// What `go` asked for.
@@ -145,7 +147,15 @@ impl Engine {
             loaded: None,
             searcher: None,
             running: None,
+            bundled: BundledCopy::BuiltIn,
         }
+    }
+
+    /// The same engine, reading bundled names as `bundled` says (the command line's
+    /// `bulwark uci` reads an edited checkout copy, as every command does).
+    pub fn reading(mut self, bundled: BundledCopy) -> Engine {
+        self.bundled = bundled;
+        self
     }
 
     /// Reads commands until `quit` or the end of the input; a search still running then is
@@ -293,7 +303,11 @@ impl Engine {
             return true;
         }
         let source = self.source();
-        match Ruleset::load_named(&source) {
+        let options = LoadOptions {
+            bundled: self.bundled,
+            ..LoadOptions::default()
+        };
+        match Ruleset::load_with(&source, &options, &mut Vec::new()).map(|(r, _)| r) {
             Ok(rules) => {
                 let start = rules.setup.clone();
                 self.searcher = None;

@@ -105,3 +105,55 @@ fn an_edited_checkout_copy_of_a_bundled_variant_is_read_and_named() {
     assert!(o.stderr.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The edited checkout copy is read for a bundled name that a file extends, too, and the note
+/// says so; when the load fails, the note still comes before the report. The library's own
+/// loads read the built-in copy unless asked (`LoadOptions`).
+#[test]
+fn an_edited_checkout_parent_is_named_and_the_library_reads_the_built_in_copy() {
+    let dir = std::env::temp_dir().join(format!("bulwark-checkout-parent-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("variants")).unwrap();
+    let edited = include_str!("../variants/chess.toml")
+        .replace("name = \"Chess\"", "name = \"Chess (edited)\"");
+    assert_ne!(edited, include_str!("../variants/chess.toml"));
+    std::fs::write(dir.join("variants/chess.toml"), &edited).unwrap();
+    std::fs::write(
+        dir.join("mine.toml"),
+        "extends = \"chess\"\n[game]\nname = \"Mine\"\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_bulwark"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&["check", "mine.toml"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("Mine: ok"), "{out}");
+    assert!(err.contains("note: read variants/chess.toml"), "{err}");
+    // A broken edit: the note, then the report, exit 1.
+    std::fs::write(
+        dir.join("variants/chess.toml"),
+        format!("{edited}\n[bogus]\n"),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["check", "chess"]);
+    assert_eq!(code, Some(1), "{err}");
+    let note = err.find("note: read variants/chess.toml").expect(&err);
+    assert!(err[note..].contains("bogus"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // In the library, a bundled name is the built-in copy by default.
+    let mut notes = Vec::new();
+    let (rules, _) =
+        bulwark::Ruleset::load_with("chess", &bulwark::load::LoadOptions::default(), &mut notes)
+            .unwrap();
+    assert_eq!(rules.name, "Chess");
+    assert!(notes.is_empty());
+}

@@ -45,24 +45,47 @@ pub const MAX_PROBLEMS_SHOWN: usize = 50;
 /// Most castlings a variant may declare: their rights are the bits of a `u32`.
 pub const MAX_CASTLINGS: usize = 32;
 
-/// Whether a bundled name reads `variants/NAME.toml` of the current directory instead of the
-/// built-in copy when that file exists and differs (the command line sets it, so that editing a
-/// checkout's variant file takes effect without a rebuild).
-static PREFER_CHECKOUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-thread_local! {
-    /// Notes about which file was read for a bundled name, taken by [`take_notes`].
-    static NOTES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Which text a bundled name reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BundledCopy {
+    /// The copy built into bulwark.
+    #[default]
+    BuiltIn,
+    /// `variants/NAME.toml` of the current directory when that file exists and differs from
+    /// the built-in copy (the command line's choice, so that editing a checkout's variant file
+    /// takes effect without a rebuild); else the built-in copy.
+    Checkout,
 }
 
-/// Makes bundled names prefer an edited `variants/NAME.toml` in the current directory.
-pub fn prefer_checkout(yes: bool) {
-    PREFER_CHECKOUT.store(yes, std::sync::atomic::Ordering::Relaxed);
+/// How a load reads the files a variant names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Which files its `extends` may name.
+    pub parents: Parents,
+    /// Which text a bundled name reads.
+    pub bundled: BundledCopy,
 }
 
-/// The notes collected since the last call (which file a bundled name read).
-pub fn take_notes() -> Vec<String> {
-    NOTES.with_borrow_mut(std::mem::take)
+impl LoadOptions {
+    /// The command line's options: any file, and an edited checkout copy of a bundled name.
+    pub fn command_line() -> LoadOptions {
+        LoadOptions {
+            parents: Parents::Anywhere,
+            bundled: BundledCopy::Checkout,
+        }
+    }
+}
+
+/// A variant's text as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantText {
+    /// The name that labels it in diagnostics (a file's path, or `NAME.toml`).
+    pub name: String,
+    /// The text.
+    pub text: String,
+    /// Why this text and not the built-in one, when a bundled name read an edited checkout
+    /// copy (see [`BundledCopy::Checkout`]).
+    pub note: Option<String>,
 }
 
 /// The bundled variant files, by name.
@@ -124,8 +147,21 @@ impl Ruleset {
     /// Loads a bundled variant by name, or a file by path, with the report of its warnings
     /// (problems that do not stop it from loading), if it has any.
     pub fn load_checked(arg: &str) -> Result<(Ruleset, Option<VariantErrors>), LoadError> {
-        let (name, text) = read_variant(arg)?;
-        Ruleset::from_source_checked(&name, &text).map_err(LoadError::Invalid)
+        Ruleset::load_with(arg, &LoadOptions::default(), &mut Vec::new())
+    }
+
+    /// Loads a bundled variant by name, or a file by path, reading as `options` say, with its
+    /// warnings. Which files were read for bundled names, when one was an edited checkout copy,
+    /// goes to `notes`, whether or not the load succeeds.
+    pub fn load_with(
+        arg: &str,
+        options: &LoadOptions,
+        notes: &mut Vec<String>,
+    ) -> Result<(Ruleset, Option<VariantErrors>), LoadError> {
+        let read = read_variant(arg, options.bundled)?;
+        notes.extend(read.note);
+        Ruleset::from_source_with(&read.name, &read.text, options, notes)
+            .map_err(LoadError::Invalid)
     }
 
     /// The bundled Bollwerk 178.
@@ -155,6 +191,22 @@ impl Ruleset {
         text: &str,
         parents: &Parents,
     ) -> Result<(Ruleset, Option<VariantErrors>), VariantErrors> {
+        let options = LoadOptions {
+            parents: parents.clone(),
+            bundled: BundledCopy::BuiltIn,
+        };
+        Ruleset::from_source_with(name, text, &options, &mut Vec::new())
+    }
+
+    /// Checks and compiles variant text, reading the files its `extends` names as `options`
+    /// say, with its warnings; notes about the files read go to `notes` (see
+    /// [`Ruleset::load_with`]).
+    pub fn from_source_with(
+        name: &str,
+        text: &str,
+        options: &LoadOptions,
+        notes: &mut Vec<String>,
+    ) -> Result<(Ruleset, Option<VariantErrors>), VariantErrors> {
         if text.len() > MAX_VARIANT_BYTES {
             return Err(VariantErrors {
                 src: NamedSource::new(name, String::new()),
@@ -174,8 +226,15 @@ impl Ruleset {
             src: NamedSource::new(name, text.to_string()),
             problems,
         };
-        let read = |from: &str, parent: &str| parents.read(name, from, parent);
-        let chain = match extends::resolve(name, text, &read).map_err(|e| *e) {
+        let read_notes = std::cell::RefCell::new(Vec::new());
+        let read = |from: &str, parent: &str| {
+            options
+                .parents
+                .read(options.bundled, &read_notes, name, from, parent)
+        };
+        let resolved = extends::resolve(name, text, &read).map_err(|e| *e);
+        notes.append(&mut read_notes.into_inner());
+        let chain = match resolved {
             Ok(c) => c,
             Err((0, d)) => return Err(report(vec![d])),
             Err((_, d)) => {
@@ -248,14 +307,25 @@ pub enum Parents {
 impl Parents {
     /// The parent that `parent` (the value of an `extends` in the file named `from`) names,
     /// when the chain started from the file named `top`.
-    fn read(&self, top: &str, from: &str, parent: &str) -> Result<extends::Found, String> {
+    /// A bundled name reads the text `copy` says; a note about it goes to `notes`.
+    fn read(
+        &self,
+        copy: BundledCopy,
+        notes: &std::cell::RefCell<Vec<String>>,
+        top: &str,
+        from: &str,
+        parent: &str,
+    ) -> Result<extends::Found, String> {
         use std::path::{Component, Path, PathBuf};
         let bundled = |name: &str| {
-            read_variant(name)
-                .map(|(n, text)| extends::Found {
-                    name: n,
-                    text,
-                    arg: name.to_string(),
+            read_variant(name, copy)
+                .map(|read| {
+                    notes.borrow_mut().extend(read.note);
+                    extends::Found {
+                        name: read.name,
+                        text: read.text,
+                        arg: name.to_string(),
+                    }
                 })
                 .map_err(|e| e.to_string())
         };
@@ -356,12 +426,20 @@ pub fn bundled_names_for(arg: &str) -> String {
     )
 }
 
-/// The name and text of a bundled variant, or of a file read with the size limit.
-pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
+/// The text of a bundled variant (as `copy` says), or of a file read with the size limit.
+pub fn read_variant(arg: &str, copy: BundledCopy) -> Result<VariantText, LoadError> {
+    let plain = |name: String, text: String| VariantText {
+        name,
+        text,
+        note: None,
+    };
     // `builtin:NAME` is always the copy built into bulwark, even in an edited checkout.
     if let Some(name) = arg.strip_prefix(BUILTIN_PREFIX) {
         return match BUNDLED.iter().find(|(n, _)| *n == name) {
-            Some((name, text)) => Ok((format!("{BUILTIN_PREFIX}{name}.toml"), (*text).to_string())),
+            Some((name, text)) => Ok(plain(
+                format!("{BUILTIN_PREFIX}{name}.toml"),
+                (*text).to_string(),
+            )),
             None => Err(LoadError::Io {
                 path: arg.to_string(),
                 message: "no variant of that name is built into bulwark".into(),
@@ -371,23 +449,24 @@ pub fn read_variant(arg: &str) -> Result<(String, String), LoadError> {
     }
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == arg) {
         // In a checkout, an edited `variants/NAME.toml` wins over the built-in copy.
-        if PREFER_CHECKOUT.load(std::sync::atomic::Ordering::Relaxed) {
+        if copy == BundledCopy::Checkout {
             let path = format!("variants/{name}.toml");
             if let Ok(disk) =
                 crate::core::file::read_text(std::path::Path::new(&path), MAX_VARIANT_BYTES as u64)
                 && disk != *text
             {
-                NOTES.with_borrow_mut(|n| {
-                    n.push(format!(
-                        "read {path}: it differs from the copy of `{name}` built into bulwark"
-                    ));
+                let note =
+                    format!("read {path}: it differs from the copy of `{name}` built into bulwark");
+                return Ok(VariantText {
+                    name: path,
+                    text: disk,
+                    note: Some(note),
                 });
-                return Ok((path, disk));
             }
         }
-        return Ok((format!("{name}.toml"), (*text).to_string()));
+        return Ok(plain(format!("{name}.toml"), (*text).to_string()));
     }
-    read_variant_file(arg).map(|text| (arg.to_string(), text))
+    read_variant_file(arg).map(|text| plain(arg.to_string(), text))
 }
 
 /// The prefix that names the built-in copy of a bundled variant (`builtin:bollwerk178`).

@@ -55,6 +55,7 @@ use serde_json::{Value, json};
 pub use session::{ApiError, Session, Variant};
 
 pub use crate::load::Parents;
+use crate::load::{BundledCopy, LoadOptions};
 use crate::vm::Stop;
 
 /// The page: HTML, style and script in one file, no build step and nothing fetched elsewhere.
@@ -88,6 +89,9 @@ pub struct Config {
     pub request_limit: Duration,
     /// The most connections served at once.
     pub max_connections: usize,
+    /// Which text a bundled name that a page's variant text extends reads (the command line
+    /// serves an edited checkout copy, as it reads one).
+    pub bundled: BundledCopy,
 }
 
 impl Config {
@@ -102,6 +106,7 @@ impl Config {
             hosts: Vec::new(),
             request_limit: Duration::from_secs(30),
             max_connections: 256,
+            bundled: BundledCopy::BuiltIn,
         }
     }
 
@@ -140,8 +145,9 @@ struct Slot {
 
 struct AppState {
     default: Variant,
-    /// What `extends` in a variant text sent by a page may name.
-    parents: Parents,
+    /// What `extends` in a variant text sent by a page may name, and which text a bundled
+    /// name reads.
+    loads: LoadOptions,
     /// The most time one request's engine work may take.
     limit: Duration,
     bundled: Mutex<HashMap<String, Variant>>,
@@ -178,7 +184,10 @@ fn app(config: &Config) -> Router {
     });
     let state = Arc::new(AppState {
         default: config.variant.clone(),
-        parents: Parents::Within(config.folder.clone()),
+        loads: LoadOptions {
+            parents: Parents::Within(config.folder.clone()),
+            bundled: config.bundled,
+        },
         limit: config.request_limit,
         bundled: Mutex::new(HashMap::new()),
         sessions: Mutex::new(HashMap::new()),
@@ -527,6 +536,7 @@ impl AppState {
                 ),
             )
         })?;
+        // A bundled game picked by name is the built-in copy, and so are its parents.
         let v = Variant::load(name, text)?;
         lock(&self.bundled).insert(name.to_string(), v.clone());
         Ok(v)
@@ -625,7 +635,7 @@ async fn create(
     let (id, value) = blocking(state.limit, move || {
         let variant = match (&req.source, &req.variant) {
             (Some(src), name) => {
-                Variant::load_within(name.as_deref().unwrap_or("edited.toml"), src, &st.parents)?
+                Variant::load_within(name.as_deref().unwrap_or("edited.toml"), src, &st.loads)?
             }
             (None, Some(name)) => st.bundled(name)?,
             (None, None) => st.default.clone(),
@@ -828,7 +838,7 @@ async fn set_variant(
     let name = lock(&game).variant().name.clone();
     let st = Arc::clone(&state);
     let variant = blocking(state.limit, move || {
-        Variant::load_within(&name, &source, &st.parents)
+        Variant::load_within(&name, &source, &st.loads)
     })
     .await?;
     with_session(&state, &id, move |s| {

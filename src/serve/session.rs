@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::board::{Cell, Side};
 use crate::core::Diagnostic;
-use crate::load::Parents;
+use crate::load::LoadOptions;
 use crate::play::{Action, Game, Outcome};
 use crate::position::Position;
 use crate::rules::Ruleset;
@@ -83,14 +83,21 @@ pub struct Variant {
 impl Variant {
     /// Loads variant text (its `extends` may name any file: the server's own variant, given
     /// on the command line), or the loader's report as a 422 with every diagnostic.
+    /// A bundled name it extends reads the built-in copy.
     pub fn load(name: &str, source: &str) -> Result<Variant, ApiError> {
-        Variant::load_within(name, source, &Parents::Anywhere)
+        Variant::load_within(name, source, &LoadOptions::default())
     }
 
-    /// Loads variant text sent by a client: its `extends` may name only what `parents`
-    /// allows; or the loader's report as a 422 with every diagnostic.
-    pub fn load_within(name: &str, source: &str, parents: &Parents) -> Result<Variant, ApiError> {
-        match Ruleset::from_source_within(name, source, parents).map(|(r, _)| r) {
+    /// Loads variant text read as `options` say (for text sent by a client, its `extends` may
+    /// name only what `options.parents` allows); or the loader's report as a 422 with every
+    /// diagnostic.
+    pub fn load_within(
+        name: &str,
+        source: &str,
+        options: &LoadOptions,
+    ) -> Result<Variant, ApiError> {
+        let loaded = Ruleset::from_source_with(name, source, options, &mut Vec::new());
+        match loaded.map(|(r, _)| r) {
             Ok(rules) => Ok(Variant {
                 name: name.to_string(),
                 source: source.to_string(),
