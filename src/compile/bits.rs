@@ -3,7 +3,7 @@
 //! with a few mask operations per leg instead of a walk per vector. Used where moves are only
 //! counted; [`crate::vm::Machine::plain_each`] stays the reference.
 
-use super::walk::{Occupied, ride};
+use super::walk::{Line, Occupied, ride};
 use super::{CaptureMode, Filter, LegCode, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::filter::{EMPTY_BIT, ENEMY0, OWN0};
@@ -201,20 +201,17 @@ impl BitMoves {
                     let board = Occupied(occupied);
                     let mut r = 0u128;
                     for &v in vs {
-                        let bounds = (l.min, l.max);
-                        ride(
-                            links,
-                            &board,
-                            Side::White,
+                        let line = Line {
                             v,
                             from,
-                            bounds,
-                            Filter::EMPTY,
-                            |c, _| {
-                                r |= bit(c);
-                                true
-                            },
-                        );
+                            min: l.min,
+                            max: l.max,
+                            pass: Filter::EMPTY,
+                        };
+                        ride(links, &board, Side::White, line, |c, _| {
+                            r |= bit(c);
+                            true
+                        });
                     }
                     r
                 }

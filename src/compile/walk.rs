@@ -78,36 +78,62 @@ impl Passage for Occupied {
     }
 }
 
-/// A ride: the cells one vector `v` away from `from`, then two, …, each `min` to `max` away
-/// given to `land` with its distance, nearest first, stopping before a closed cell, after a
-/// cell it may not pass (`pass`), or when `land` says `false`.
-#[allow(clippy::too_many_arguments)]
+/// One line a ride runs along: its vector, its start (not itself a landing), the fewest and
+/// most cells it goes, and what the cells it runs through may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Line {
+    /// The vector id.
+    pub v: u16,
+    /// Where it starts.
+    pub from: Cell,
+    /// Fewest cells.
+    pub min: u32,
+    /// Most cells.
+    pub max: u32,
+    /// What it may run through.
+    pub pass: Filter,
+}
+
+impl Line {
+    /// The line of ride leg `l` along vector `v` from `from`.
+    #[inline]
+    pub fn of(l: &LegCode, v: u16, from: Cell) -> Line {
+        Line {
+            v,
+            from,
+            min: l.min,
+            max: l.max,
+            pass: l.pass,
+        }
+    }
+}
+
+/// A ride along `line` for a piece of `side`: each cell `min` to `max` away given to `land`
+/// with its distance, nearest first, stopping before a closed cell, after a cell it may not
+/// pass, or when `land` says `false`.
 #[inline]
 pub fn ride<P: Passage>(
     links: &LinkTable,
     board: &P,
     side: Side,
-    v: u16,
-    from: Cell,
-    (min, max): (u32, u32),
-    pass: Filter,
+    line: Line,
     mut land: impl FnMut(Cell, u32) -> bool,
 ) {
-    let mut c = from;
+    let mut c = line.from;
     let mut dist = 0u32;
     loop {
-        c = links.link(v, c);
+        c = links.link(line.v, c);
         if c == NO_CELL || board.closed(c) {
             return;
         }
         dist += 1;
-        if dist > max {
+        if dist > line.max {
             return;
         }
-        if dist >= min && !land(c, dist) {
+        if dist >= line.min && !land(c, dist) {
             return;
         }
-        if !board.passes(pass, side, c) {
+        if !board.passes(line.pass, side, c) {
             return;
         }
     }
@@ -165,19 +191,10 @@ pub fn walk_leg<B: Board>(
         }
         LegKind::Ride => {
             for &v in vecs {
-                ride(
-                    links,
-                    board,
-                    side,
-                    v,
-                    cur,
-                    (l.min, l.max),
-                    l.pass,
-                    |c, _| {
-                        land(c, NO_CELL);
-                        true
-                    },
-                );
+                ride(links, board, side, Line::of(l, v, cur), |c, _| {
+                    land(c, NO_CELL);
+                    true
+                });
             }
         }
         LegKind::Jump => {
@@ -200,19 +217,14 @@ pub fn walk_leg<B: Board>(
                 }
                 // Beyond it: the empty run and the first occupant, the `min`th to `max`th
                 // cells of them (all by default).
-                ride(
-                    links,
-                    board,
-                    side,
-                    v,
-                    screen,
-                    (l.min, l.max),
-                    Filter::EMPTY,
-                    |c, _| {
-                        land(c, screen);
-                        true
-                    },
-                );
+                let beyond = Line {
+                    pass: Filter::EMPTY,
+                    ..Line::of(l, v, screen)
+                };
+                ride(links, board, side, beyond, |c, _| {
+                    land(c, screen);
+                    true
+                });
             }
         }
     }

@@ -63,16 +63,7 @@ impl Machine {
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();
-        if self.stamp.len() != n {
-            self.stamp = vec![0; n];
-            self.slot = vec![0; n];
-            self.epoch = 0;
-        }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
+        self.next_epoch(n);
         self.range.clear();
     }
 

@@ -3,7 +3,7 @@
 
 use super::{Goal, Machine, MoveOption, Options, StoneEffect, landing};
 use crate::board::{Cell, NO_CELL, Side};
-use crate::compile::walk::{Cells, ride};
+use crate::compile::walk::{Cells, Line, ride};
 use crate::compile::{LegCode, Op, Program};
 use crate::core::PieceKindId;
 use crate::dsl::LegKind;
@@ -77,19 +77,10 @@ pub(super) fn plain_attack_cell(
             // The ride stops at the first cell it may not pass: it reaches the target only
             // when the cells before it are passable.
             let mut hit = false;
-            ride(
-                links,
-                &board,
-                side,
-                v,
-                from,
-                (l.min, l.max),
-                l.pass,
-                |c, dist| {
-                    hit = c == target;
-                    !hit && dist < k
-                },
-            );
+            ride(links, &board, side, Line::of(l, v, from), |c, dist| {
+                hit = c == target;
+                !hit && dist < k
+            });
             if hit && captures(l) {
                 return true;
             }
@@ -138,19 +129,10 @@ pub(super) fn plain_landings(
         // two places and inlined in both.
         if l.kind == LegKind::Ride {
             for &v in &l.vecs[side] {
-                ride(
-                    links,
-                    &board,
-                    side,
-                    v,
-                    from,
-                    (l.min, l.max),
-                    l.pass,
-                    |t, _| {
-                        f(l, t, pos.cells[t.index()]);
-                        true
-                    },
-                );
+                ride(links, &board, side, Line::of(l, v, from), |t, _| {
+                    f(l, t, pos.cells[t.index()]);
+                    true
+                });
             }
         } else {
             debug_assert!(
