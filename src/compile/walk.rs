@@ -1,9 +1,10 @@
 //! What each leg kind does on a board: the one walk of a step, a leap, a ride, a jump and a
-//! hop. Every reader of a leg's landings goes through here: the general interpreter, the
-//! straight reading of short programs, plain pieces, attack questions and cell sets. Each
-//! reads the board through a small trait ([`Passage`], [`Board`]) implemented by a type of its
-//! own, so that each is compiled specialised (a generic parameter, never a closure or a
-//! trait object).
+//! hop ([`walk_leg`]), the one ride loop ([`ride`]) and each kind's reach ([`reach`]). The
+//! general interpreter and the straight reading of short programs walk every leg here; plain
+//! pieces, their attack questions and the cell sets call [`ride`] for their rides (their steps
+//! and leaps are free: one link away). Each reader sees the board through a small trait
+//! ([`Passage`], [`Board`]) implemented by a type of its own, so that each is compiled
+//! specialised (a generic parameter, never a trait object).
 
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::Filter;
