@@ -1,7 +1,7 @@
 //! Programs whose every path has one leg (for a range, two), read straight from the position:
 //! no copy of the board, no visited set.
 
-use super::{Goal, Machine, Mode, Options, StoneEffect, landing};
+use super::{Goal, Machine, Mode, Options, StoneEffect, landing, takes};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::compile::walk::{Board, walk_leg};
 use crate::compile::{Filter, LegCode, Op, Program};
@@ -233,10 +233,7 @@ impl Machine {
         let Some((captured, fx)) = landing(l, cx.side, cx.occ(t), cx.collectable) else {
             return;
         };
-        let taken = l.take
-            && over != NO_CELL
-            && (matches!(cx.occ(over).as_piece(), Some((s, _)) if s != cx.side)
-                || cx.occ(over).as_neutral().is_some());
+        let taken = over != NO_CELL && takes(l, cx.side, cx.occ(over));
         let before = self.caps.len();
         if taken {
             self.caps.push(over);

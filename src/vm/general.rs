@@ -3,7 +3,9 @@
 
 use super::budget::{STOP_POLL, STOP_POLL_RUNS, stop_requested, work_budget};
 use super::prune::WALK_DEPTH;
-use super::{Ctx, Machine, Mode, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing};
+use super::{
+    Ctx, Machine, Mode, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing, takes,
+};
 use crate::board::{Cell, NO_CELL};
 use crate::compile::walk::{Board, walk_leg};
 use crate::compile::{LegCode, Op};
@@ -221,10 +223,7 @@ impl Machine {
         t: Cell,
         next: Option<usize>,
     ) {
-        let taken = l.take
-            && cx.mode != Mode::Range
-            && (matches!(self.cells[over.index()].as_piece(), Some((s, _)) if s != cx.side)
-                || self.cells[over.index()].as_neutral().is_some());
+        let taken = cx.mode != Mode::Range && takes(l, cx.side, self.cells[over.index()]);
         if taken && !cx.leave_at_once {
             // It stays where it is until the end of the turn: in the way, not to be taken again.
             if self.caps.contains(&over) {

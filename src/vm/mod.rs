@@ -210,6 +210,13 @@ pub struct Machine {
     walk_depth_buffers: usize,
 }
 
+/// Whether leg `l` of a piece of `side` takes what it passes over when that is `occ` (a jump's
+/// jumped cell or a hop's screen): it must `take`, and `occ` must be an enemy or neutral piece.
+#[inline]
+fn takes(l: &LegCode, side: Side, occ: Occupant) -> bool {
+    l.take && (matches!(occ.as_piece(), Some((s, _)) if s != side) || occ.as_neutral().is_some())
+}
+
 /// What a leg landing on a cell holding `occ` does, for a piece of `side`: `None` when it may
 /// not land there; else whether it captures the piece there and what it does to a stone there
 /// (collect it, when `collectable` says so, or destroy it, when the leg may).
