@@ -3,12 +3,11 @@
 //! with a few mask operations per leg instead of a walk per vector. Used where moves are only
 //! counted; [`crate::vm::Machine::plain_each`] stays the reference.
 
-use super::walk::{Line, Occupied, ride};
+use super::walk::{Line, Occupied, Reading, ride};
 use super::{CaptureMode, Filter, LegCode, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::filter::{EMPTY_BIT, ENEMY0, OWN0};
 use crate::core::{BySide, RegionId};
-use crate::dsl::LegKind;
 
 /// The cell set of one cell.
 #[inline]
@@ -266,9 +265,9 @@ fn bit_leg(
             })
             .collect()
     };
-    let reach = match l.kind {
-        LegKind::Step | LegKind::Leap => Reach::Leaps(leaps(vecs)),
-        LegKind::Ride => {
+    let reach = match super::walk::traits(l.kind).reading {
+        Reading::Once => Reach::Leaps(leaps(vecs)),
+        Reading::Ride => {
             // A ride passes empty cells only, or (passing nothing) stops at its first cell.
             let passes_empty = l.pass.has(EMPTY_BIT);
             if l.pass.0 & (enemies | owns) != 0 {
@@ -291,7 +290,7 @@ fn bit_leg(
                 return None;
             }
         }
-        LegKind::Hop | LegKind::Jump => return None,
+        Reading::General => return None,
     };
     Some(BitLeg {
         from,

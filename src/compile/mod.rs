@@ -364,7 +364,7 @@ impl Program {
             && !self.chains
             && self.marks == 0
             && self.legs.iter().all(|l| {
-                matches!(l.kind, LegKind::Step | LegKind::Leap | LegKind::Ride)
+                walk::traits(l.kind).reading != walk::Reading::General
                     && !l.take
                     && l.paths.iter().all(|(_, p)| p.is_empty())
                     && l.vecs
@@ -1100,9 +1100,11 @@ impl Emitter<'_, '_> {
             paths: BySide::default(),
             min: 1,
             max: u32::MAX,
-            pass: match l.kind {
-                LegKind::Jump => Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT)),
-                _ => Filter::EMPTY,
+            pass: match walk::traits(l.kind).passing {
+                walk::Passing::Jumped => {
+                    Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT))
+                }
+                walk::Passing::Line | walk::Passing::Nothing => Filter::EMPTY,
             },
             screen: Filter(self.universe().0 & !(Filter::EMPTY.0 | 1u128 << HOLE_BIT)),
             capture: CaptureMode::MoveOnly,
@@ -1227,10 +1229,11 @@ impl Emitter<'_, '_> {
                 Modifier::Over(f, _) => {
                     let f = self.filter(f);
                     // A jump's jumped cell must match; a line always passes empty cells too.
-                    code.pass = if l.kind == LegKind::Jump {
-                        f
-                    } else {
-                        Filter(f.0 | Filter::EMPTY.0)
+                    code.pass = match walk::traits(l.kind).passing {
+                        walk::Passing::Jumped => f,
+                        walk::Passing::Line | walk::Passing::Nothing => {
+                            Filter(f.0 | Filter::EMPTY.0)
+                        }
                     };
                 }
                 Modifier::Screen(f, _) => code.screen = self.filter(f),
@@ -1311,24 +1314,15 @@ impl Emitter<'_, '_> {
             return;
         }
         let vectors = &plain[..];
-        if matches!(l.kind, LegKind::Step)
+        if let Some(limit) = walk::traits(l.kind).adjacent
             && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1)
         {
             self.errors.push(err(
                 dir_span(l),
-                Code::BadStep,
-                "a step moves to a neighbouring cell; this one has a longer offset".into(),
+                limit.code,
+                limit.message.into(),
                 "offset longer than one cell",
-                "use leap([a,b]) for longer offsets".into(),
-            ));
-        }
-        if l.kind == LegKind::Jump && vectors.iter().any(|&(a, b)| a.abs() > 1 || b.abs() > 1) {
-            self.errors.push(err(
-                dir_span(l),
-                Code::BadJump,
-                "a jump goes over a neighbouring cell; this one has a longer offset".into(),
-                "offset longer than one cell",
-                "jump directions must be single steps (orthogonal or diagonal)".into(),
+                limit.help.into(),
             ));
         }
         for (shape, _, s) in vias {
@@ -1424,7 +1418,8 @@ fn leg_listing(out: &mut String, i: usize, l: &LegCode, links: &LinkTable, names
         .map(|&v| vector_text(links, v))
         .collect();
     let _ = write!(out, "      {} {}", l.kind.keyword(), vecs.join(" "));
-    if l.kind == LegKind::Ride && (l.min != 1 || l.max != u32::MAX) {
+    let traits = walk::traits(l.kind);
+    if traits.reading == walk::Reading::Ride && (l.min != 1 || l.max != u32::MAX) {
         let max = if l.max == u32::MAX {
             String::new()
         } else {
@@ -1449,19 +1444,15 @@ fn leg_listing(out: &mut String, i: usize, l: &LegCode, links: &LinkTable, names
     if l.capture != CaptureMode::MoveOnly && l.victims.0 != all_enemies {
         let _ = writeln!(out, "      victims: {}", describe(l.victims, names));
     }
-    if matches!(l.kind, LegKind::Ride | LegKind::Jump | LegKind::Hop) {
-        let _ = writeln!(
-            out,
-            "      {}: {}",
-            if l.kind == LegKind::Jump {
-                "over"
-            } else {
-                "passes"
-            },
-            describe(l.pass, names)
-        );
+    let word = match traits.passing {
+        walk::Passing::Nothing => None,
+        walk::Passing::Line => Some("passes"),
+        walk::Passing::Jumped => Some("over"),
+    };
+    if let Some(word) = word {
+        let _ = writeln!(out, "      {word}: {}", describe(l.pass, names));
     }
-    if l.kind == LegKind::Hop {
+    if traits.screen {
         let _ = writeln!(out, "      screen: {}", describe(l.screen, names));
     }
     if l.destroy != Filter::NONE {

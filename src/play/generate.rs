@@ -3,6 +3,7 @@
 
 use crate::board::Cell;
 use crate::compile::bits;
+use crate::compile::walk::{Attack, traits};
 use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
@@ -1872,7 +1873,7 @@ impl AttackLines {
             let prog = &piece.attacks;
             let boundable = prog.single_leg
                 && prog.legs.iter().all(|l| {
-                    l.kind != crate::dsl::LegKind::Jump
+                    traits(l.kind).attack != Attack::Unbounded
                         && l.vecs
                             .iter()
                             .all(|(_, v)| v.iter().all(|&v| !rules.links.is_virtual(v)))
@@ -1882,14 +1883,13 @@ impl AttackLines {
             }
             bounded |= 1 << k;
             for l in prog.legs.iter().filter(|l| l.can_capture()) {
-                let opens_by_landing =
-                    l.kind == crate::dsl::LegKind::Hop || l.pass.0 & ((1u128 << 64) - 1) != 0;
+                let opens_by_landing = traits(l.kind).screen || l.pass.0 & ((1u128 << 64) - 1) != 0;
                 for side in [Side::White, Side::Black] {
                     for (i, &v) in l.vecs[side].iter().enumerate() {
                         let (vx, vy) = rules.links.vector(v);
                         let back = (-vx, -vy);
-                        match l.kind {
-                            crate::dsl::LegKind::Ride | crate::dsl::LegKind::Hop => {
+                        match traits(l.kind).attack {
+                            Attack::Line => {
                                 let list = &mut lines[side];
                                 let at = match list.iter().position(|x| x.back == back) {
                                     Some(at) => at,
@@ -1907,7 +1907,7 @@ impl AttackLines {
                                     list[at].land |= 1 << k;
                                 }
                             }
-                            crate::dsl::LegKind::Step | crate::dsl::LegKind::Leap => {
+                            Attack::Near => {
                                 let Some(paths) = l.paths[side].get(i).filter(|p| !p.is_empty())
                                 else {
                                     continue;
@@ -1926,7 +1926,7 @@ impl AttackLines {
                                     paths: cells,
                                 });
                             }
-                            crate::dsl::LegKind::Jump => {}
+                            Attack::Unbounded => {}
                         }
                     }
                 }

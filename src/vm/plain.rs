@@ -3,10 +3,9 @@
 
 use super::{Goal, Machine, MoveOption, Options, StoneEffect, landing};
 use crate::board::{Cell, NO_CELL, Side};
-use crate::compile::walk::{Cells, Line, ride};
+use crate::compile::walk::{Cells, Line, Reading, ride, traits};
 use crate::compile::{LegCode, Op, Program};
 use crate::core::PieceKindId;
-use crate::dsl::LegKind;
 use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
 
@@ -51,7 +50,7 @@ pub(super) fn plain_attack_cell(
     };
     for l in emitted_legs(rules, prog, side, from).filter(|l| l.can_capture()) {
         for &v in &l.vecs[side] {
-            if l.kind != LegKind::Ride {
+            if traits(l.kind).reading != Reading::Ride {
                 if links.link(v, from) == target && captures(l) {
                     return true;
                 }
@@ -127,7 +126,7 @@ pub(super) fn plain_landings(
         // The legs of a plain program are free steps and leaps, and rides (see
         // `Program::is_plain`): `walk_leg` without its other kinds, so that `f` is called from
         // two places and inlined in both.
-        if l.kind == LegKind::Ride {
+        if traits(l.kind).reading == Reading::Ride {
             for &v in &l.vecs[side] {
                 ride(links, &board, side, Line::of(l, v, from), |t, _| {
                     f(l, t, pos.cells[t.index()]);
@@ -135,9 +134,7 @@ pub(super) fn plain_landings(
                 });
             }
         } else {
-            debug_assert!(
-                matches!(l.kind, LegKind::Step | LegKind::Leap) && l.paths[side].is_empty()
-            );
+            debug_assert!(traits(l.kind).reading == Reading::Once && l.paths[side].is_empty());
             for &v in &l.vecs[side] {
                 let t = links.link(v, from);
                 if t != NO_CELL {
