@@ -672,6 +672,7 @@ fn serve(
         .flatten();
     let config = bulwark::serve::Config {
         bundled: BundledCopy::Checkout,
+        work_budget: work_budget(),
         watch: watch.clone(),
         folder,
         hosts,
@@ -1648,36 +1649,43 @@ fn compile(variant: Option<String>, piece: Option<String>) -> Result<(), ExitCod
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Ok(v) = std::env::var("BULWARK_WORK_BUDGET") {
-        match v.trim().parse::<u64>() {
-            Ok(n) if n > 0 => bulwark::vm::set_work_budget(n),
-            _ => {
-                eprintln!("error: BULWARK_WORK_BUDGET=`{v}` is not a positive whole number");
-                return ExitCode::from(1);
-            }
-        }
-    }
-    // The whole command works under one budget of unusual work (see vm::Stop).
-    let budget = match std::env::var("BULWARK_COMMAND_BUDGET") {
-        Err(_) => bulwark::vm::COMMAND_BUDGET,
+    // The whole command works under one stop: the work budget of each run and one budget of
+    // unusual work (see vm::Stop).
+    let budget = |name: &str, default: u64| match std::env::var(name) {
+        Err(_) => Ok(default),
         Ok(v) => match v.trim().parse::<u64>() {
-            Ok(n) if n > 0 => n,
+            Ok(n) if n > 0 => Ok(n),
             _ => {
-                eprintln!("error: BULWARK_COMMAND_BUDGET=`{v}` is not a positive whole number");
-                return ExitCode::from(1);
+                eprintln!("error: {name}=`{v}` is not a positive whole number");
+                Err(ExitCode::from(1))
             }
         },
     };
-    let stop = std::sync::Arc::new(bulwark::vm::Stop::with_budget(None, budget));
+    let (work, command) = match (
+        budget("BULWARK_WORK_BUDGET", bulwark::vm::WORK_BUDGET),
+        budget("BULWARK_COMMAND_BUDGET", bulwark::vm::COMMAND_BUDGET),
+    ) {
+        (Ok(w), Ok(c)) => (w, c),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let stop =
+        std::sync::Arc::new(bulwark::vm::Stop::with_budget(None, command).with_work_budget(work));
     match bulwark::vm::with_stop(&stop, || run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }
 }
 
+/// The work budget of one run in this command (`BULWARK_WORK_BUDGET`, read into the
+/// command's stop by `main`).
+fn work_budget() -> u64 {
+    bulwark::vm::current_stop().map_or(bulwark::vm::WORK_BUDGET, |s| s.work_budget())
+}
+
 fn uci(variant: Option<String>) {
-    let mut engine =
-        bulwark::uci::Engine::new(Box::new(std::io::stdout())).reading(BundledCopy::Checkout);
+    let mut engine = bulwark::uci::Engine::new(Box::new(std::io::stdout()))
+        .reading(BundledCopy::Checkout)
+        .work_budget(work_budget());
     if let Some(v) = variant {
         if bulwark::BUNDLED.iter().any(|(n, _)| *n == v) {
             engine.command(&format!("setoption name UCI_Variant value {v}"));

@@ -125,6 +125,9 @@ pub struct Engine {
     running: Option<Running>,
     /// Which text a bundled name reads.
     bundled: BundledCopy,
+    /// Landings one run of a piece's program may make in a search (see
+    /// [`crate::vm::WORK_BUDGET`]).
+    work_budget: u64,
 }
 
 /// What `go` asked for.
@@ -148,6 +151,7 @@ impl Engine {
             searcher: None,
             running: None,
             bundled: BundledCopy::BuiltIn,
+            work_budget: crate::vm::WORK_BUDGET,
         }
     }
 
@@ -155,6 +159,14 @@ impl Engine {
     /// `bulwark uci` reads an edited checkout copy, as every command does).
     pub fn reading(mut self, bundled: BundledCopy) -> Engine {
         self.bundled = bundled;
+        self
+    }
+
+    /// The same engine, its searches giving each run of a piece's program `landings` (the
+    /// command line reads `BULWARK_WORK_BUDGET`).
+    #[must_use]
+    pub fn work_budget(mut self, landings: u64) -> Engine {
+        self.work_budget = landings.max(1);
         self
     }
 
@@ -502,33 +514,37 @@ impl Engine {
         let chess960 = self.chess960;
         let label = loaded.label.clone();
         let flag = Arc::clone(&stop);
+        // The search's thread runs every program under the engine's work budget.
+        let work = Arc::new(crate::vm::Stop::default().with_work_budget(self.work_budget));
         let handle = std::thread::spawn(move || {
-            let Some(mut game) = replay(&rules, &start, &turns) else {
-                say(
-                    &out,
-                    &format!("info string cannot replay the position of {label}"),
-                );
-                say(&out, "bestmove (none)");
-                return searcher;
-            };
-            let all = game.legal_turns().unwrap_or_default();
-            let mut shown = game.clone();
-            let mut report = |p: &Progress| {
-                say(&out, &info_line(&rules, &mut shown, p, chess960));
-            };
-            let found = searcher.search(&mut game, &go.limits, None, &mut report);
-            // With `infinite`, the answer waits for `stop`.
-            while go.infinite && !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            match found {
-                Some((t, _)) => say(
-                    &out,
-                    &format!("bestmove {}", uci_move(&rules, &t, &all, chess960)),
-                ),
-                None => say(&out, "bestmove (none)"),
-            }
-            searcher
+            crate::vm::with_stop(&work, move || {
+                let Some(mut game) = replay(&rules, &start, &turns) else {
+                    say(
+                        &out,
+                        &format!("info string cannot replay the position of {label}"),
+                    );
+                    say(&out, "bestmove (none)");
+                    return searcher;
+                };
+                let all = game.legal_turns().unwrap_or_default();
+                let mut shown = game.clone();
+                let mut report = |p: &Progress| {
+                    say(&out, &info_line(&rules, &mut shown, p, chess960));
+                };
+                let found = searcher.search(&mut game, &go.limits, None, &mut report);
+                // With `infinite`, the answer waits for `stop`.
+                while go.infinite && !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                match found {
+                    Some((t, _)) => say(
+                        &out,
+                        &format!("bestmove {}", uci_move(&rules, &t, &all, chess960)),
+                    ),
+                    None => say(&out, "bestmove (none)"),
+                }
+                searcher
+            })
         });
         self.running = Some(Running { stop, handle });
     }

@@ -352,6 +352,47 @@ fn closed_pipes_end_quietly() {
     first_line_then_close(&["diagram", "--at", "G3"]);
 }
 
+/// The work budget of a run belongs to the stop a command runs under, not to the process:
+/// two threads with different budgets at once each keep their own, the runaway names the
+/// budget it ran out of, and work under no stop has the default.
+#[test]
+fn the_work_budget_is_the_commands_own() {
+    use bulwark::vm::{Halt, Stop, WORK_BUDGET, with_stop};
+    use std::sync::Arc;
+    let rules = Ruleset::from_source("t.toml", &tiny_with("step(orthogonal) step(orthogonal)"))
+        .unwrap();
+    let runaway = |budget: Option<u64>| {
+        let rules = &rules;
+        move || {
+            let run = || {
+                let mut game = Game::start(rules);
+                let _ = game.legal_turns();
+                game.runaway()
+            };
+            match budget {
+                Some(n) => with_stop(&Arc::new(Stop::default().with_work_budget(n)), run),
+                None => run(),
+            }
+        }
+    };
+    let (small, default, ample) = std::thread::scope(|s| {
+        let small = s.spawn(runaway(Some(2)));
+        let default = s.spawn(runaway(None));
+        let ample = s.spawn(runaway(Some(1000)));
+        (
+            small.join().unwrap(),
+            default.join().unwrap(),
+            ample.join().unwrap(),
+        )
+    });
+    let r = small.expect("two landings are too few for a rook of two steps");
+    assert_eq!((r.halt, r.limit), (Halt::Budget, 2));
+    assert!(r.message(&rules).contains("more than 2 landings"), "{}", r.message(&rules));
+    assert_eq!(default, None);
+    assert_eq!(ample, None);
+    assert_eq!(Stop::default().work_budget(), WORK_BUDGET);
+}
+
 #[test]
 fn a_runaway_definition_is_an_error_naming_the_piece() {
     let cluster = "1/10/10/10/10/3@1^1^1^2/2^^^^^^^@@1/3^1^1^1^2/2rkeqsmcan1/3g1g1g1r2/2ANggggggg1/3E1Q1M1C2/2GGGGGGRRK1/1SG1G1G1G1/10/10/10/1 w";

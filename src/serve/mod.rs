@@ -92,6 +92,9 @@ pub struct Config {
     /// Which text a bundled name that a page's variant text extends reads (the command line
     /// serves an edited checkout copy, as it reads one).
     pub bundled: BundledCopy,
+    /// Landings one run of a piece's program may make before it is reported as a runaway
+    /// (see [`crate::vm::WORK_BUDGET`]).
+    pub work_budget: u64,
 }
 
 impl Config {
@@ -107,6 +110,7 @@ impl Config {
             request_limit: Duration::from_secs(30),
             max_connections: 256,
             bundled: BundledCopy::BuiltIn,
+            work_budget: crate::vm::WORK_BUDGET,
         }
     }
 
@@ -150,6 +154,8 @@ struct AppState {
     loads: LoadOptions,
     /// The most time one request's engine work may take.
     limit: Duration,
+    /// Landings one run of a program may make (see [`Config::work_budget`]).
+    work_budget: u64,
     bundled: Mutex<HashMap<String, Variant>>,
     sessions: Mutex<HashMap<String, Slot>>,
     clock: AtomicU64,
@@ -189,6 +195,7 @@ fn app(config: &Config) -> Router {
             bundled: config.bundled,
         },
         limit: config.request_limit,
+        work_budget: config.work_budget,
         bundled: Mutex::new(HashMap::new()),
         sessions: Mutex::new(HashMap::new()),
         clock: AtomicU64::new(0),
@@ -469,13 +476,16 @@ impl Drop for StopOnDrop {
 /// Runs engine work on a blocking thread, with a [`Stop`] in force that fires at `limit` or when
 /// the request is dropped (its client left); a panic in it is a 500 for this request only.
 async fn blocking<T: Send + 'static>(
-    limit: Duration,
+    state: &AppState,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let stop = Arc::new(Stop::with_budget(
-        Some(std::time::Instant::now() + limit),
-        crate::vm::COMMAND_BUDGET,
-    ));
+    let stop = Arc::new(
+        Stop::with_budget(
+            Some(std::time::Instant::now() + state.limit),
+            crate::vm::COMMAND_BUDGET,
+        )
+        .with_work_budget(state.work_budget),
+    );
     let _guard = StopOnDrop(Arc::clone(&stop));
     tokio::task::spawn_blocking(move || crate::vm::with_stop(&stop, f))
         .await
@@ -561,7 +571,7 @@ async fn with_session<T: Send + 'static>(
     f: impl FnOnce(&mut Session) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let s = state.session(id)?;
-    blocking(state.limit, move || f(&mut lock(&s))).await
+    blocking(state, move || f(&mut lock(&s))).await
 }
 
 async fn page() -> impl IntoResponse {
@@ -632,7 +642,7 @@ async fn create(
         b => body(b)?,
     };
     let st = Arc::clone(&state);
-    let (id, value) = blocking(state.limit, move || {
+    let (id, value) = blocking(&state, move || {
         let variant = match (&req.source, &req.variant) {
             (Some(src), name) => {
                 Variant::load_within(name.as_deref().unwrap_or("edited.toml"), src, &st.loads)?
@@ -837,7 +847,7 @@ async fn set_variant(
     let game = state.session(&id)?;
     let name = lock(&game).variant().name.clone();
     let st = Arc::clone(&state);
-    let variant = blocking(state.limit, move || {
+    let variant = blocking(&state, move || {
         Variant::load_within(&name, &source, &st.loads)
     })
     .await?;

@@ -152,7 +152,11 @@ pub fn explosive_pieces(rules: &Ruleset) -> Vec<Explosive> {
         let kind = crate::core::PieceKindId::new(k);
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
         pos.cells[centre.index()] = crate::position::Occupant::piece(Side::White, kind);
-        let stop = std::sync::Arc::new(crate::vm::Stop::with_budget(None, 5_000_000));
+        // The work budget of a run stays the command's.
+        let work = crate::vm::current_stop().map_or(crate::vm::WORK_BUDGET, |s| s.work_budget());
+        let stop = std::sync::Arc::new(
+            crate::vm::Stop::with_budget(None, 5_000_000).with_work_budget(work),
+        );
         let r = crate::vm::with_stop(&stop, || diagram(rules, &pos, centre));
         let ran_away = matches!(r, Err(DiagramError::Runaway(_)));
         if stop.excess() > 0 || ran_away {

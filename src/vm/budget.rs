@@ -7,21 +7,8 @@ use crate::core::PieceKindId;
 use crate::rules::Ruleset;
 
 /// Landings one run may make in all (pruning walks included) before it gives up and reports
-/// the definition as a runaway instead of hanging (the default of [`set_work_budget`]).
+/// the definition as a runaway instead of hanging: the default of [`Stop::work_budget`].
 pub const WORK_BUDGET: u64 = 3_000_000;
-
-static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(WORK_BUDGET);
-
-/// Sets the work budget of every run in this process (landings, see [`WORK_BUDGET`]). The
-/// command line reads it from `BULWARK_WORK_BUDGET`.
-pub fn set_work_budget(landings: u64) {
-    BUDGET.store(landings.max(1), std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The work budget in force.
-pub fn work_budget() -> u64 {
-    BUDGET.load(std::sync::atomic::Ordering::Relaxed)
-}
 
 /// Landings between two looks at the [`Stop`] in force, within one long run.
 pub(super) const STOP_POLL: u64 = 1 << 16;
@@ -29,7 +16,8 @@ pub(super) const STOP_POLL: u64 = 1 << 16;
 /// Runs of the general interpreter between two looks at the [`Stop`] in force.
 pub(super) const STOP_POLL_RUNS: u64 = 64;
 
-/// A request to stop work from outside, and the budget of a whole command: a flag that
+/// A request to stop work from outside, and the budgets of a whole command: the work budget
+/// of each run ([`Stop::work_budget`]), and a flag that
 /// another thread (or a guard dropped when a client leaves) sets, a deadline, and a count of
 /// the unusual work done so far (landings of runs beyond their first [`ORDINARY_RUN`]) with
 /// its limit. A run that has made more than `STOP_POLL` (65,536) landings looks at it every
@@ -38,9 +26,11 @@ pub(super) const STOP_POLL_RUNS: u64 = 64;
 /// [`Halt::CommandBudget`]), and, like any runaway, every later run of that machine returns at
 /// once, so the whole generation ends quickly. Short runs never look, so ordinary work pays
 /// nothing for it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Stop {
     flag: std::sync::atomic::AtomicBool,
+    /// Landings one run may make (see [`WORK_BUDGET`]).
+    work_budget: u64,
     deadline: Option<std::time::Instant>,
     /// Landings beyond the ordinary, in all runs under this stop.
     excess: std::sync::atomic::AtomicU64,
@@ -48,6 +38,19 @@ pub struct Stop {
     excess_limit: u64,
     /// Whether the limit was passed.
     spent: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Stop {
+    fn default() -> Stop {
+        Stop {
+            flag: std::sync::atomic::AtomicBool::new(false),
+            work_budget: WORK_BUDGET,
+            deadline: None,
+            excess: std::sync::atomic::AtomicU64::new(0),
+            excess_limit: 0,
+            spent: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
 }
 
 /// Landings of one run that count as ordinary work; beyond them a run's landings count
@@ -75,6 +78,21 @@ impl Stop {
             excess_limit: landings.max(1),
             ..Stop::default()
         }
+    }
+
+    /// The same, with a work budget of `landings` for each run under it instead of
+    /// [`WORK_BUDGET`] (the command line reads it from `BULWARK_WORK_BUDGET`).
+    #[must_use]
+    pub fn with_work_budget(self, landings: u64) -> Stop {
+        Stop {
+            work_budget: landings.max(1),
+            ..self
+        }
+    }
+
+    /// Landings each run under this stop may make before it is reported as a runaway.
+    pub fn work_budget(&self) -> u64 {
+        self.work_budget
     }
 
     /// Asks the work to stop.
@@ -164,6 +182,27 @@ pub(super) fn stop_requested() -> Option<Halt> {
     STOP.with_borrow(|s| s.as_ref().and_then(|s| s.halt()))
 }
 
+/// What a machine reads of the stop in force on this thread at a look: why to stop, if it
+/// says so, and the work budget of a run ([`WORK_BUDGET`] without a stop).
+pub(super) fn look_at_stop() -> (Option<Halt>, u64) {
+    STOP.with_borrow(|s| match s {
+        Some(s) => (s.halt(), s.work_budget),
+        None => (None, WORK_BUDGET),
+    })
+}
+
+/// The budget behind a halt: the run's work budget `limit`, the command's budget of
+/// unusual work, or nothing for a stop.
+pub(super) fn limit_of(halt: Halt, limit: u64) -> u64 {
+    match halt {
+        Halt::Budget => limit,
+        Halt::CommandBudget => {
+            STOP.with_borrow(|s| s.as_ref().map_or(COMMAND_BUDGET, |s| s.budget()))
+        }
+        Halt::Stopped => 0,
+    }
+}
+
 /// Charges unusual work to the stop in force on this thread; why to stop, if the budget is
 /// now spent (or the stop says so for another reason).
 pub(super) fn charge_stop(landings: u64) -> Option<Halt> {
@@ -200,6 +239,9 @@ pub struct Runaway {
     pub cell: Cell,
     /// Why it gave up.
     pub halt: Halt,
+    /// The budget it ran out of, in landings: the run's work budget ([`Halt::Budget`]) or the
+    /// command's budget of unusual work ([`Halt::CommandBudget`]); 0 when it was stopped.
+    pub limit: u64,
 }
 
 impl Runaway {
@@ -213,14 +255,14 @@ impl Runaway {
                 piece.name,
                 self.side.name(),
                 rules.topo.name(self.cell),
-                work_budget(),
+                self.limit,
             ),
             Halt::CommandBudget => format!(
                 "the definitions of {} needed more unusual work in this command than its budget \
                  allows ({} landings beyond the first {ORDINARY_RUN} of each run; BULWARK_COMMAND_BUDGET sets it): \
                  the {} ({}) on {} was listing its options when it ran out",
                 rules.name,
-                current_stop().map_or(COMMAND_BUDGET, |s| s.budget()),
+                self.limit,
                 piece.name,
                 self.side.name(),
                 rules.topo.name(self.cell),

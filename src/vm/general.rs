@@ -1,7 +1,7 @@
 //! The general interpreter: every program, chains and all, on a copy of the board, path by
 //! path.
 
-use super::budget::{STOP_POLL, STOP_POLL_RUNS, stop_requested, work_budget};
+use super::budget::{STOP_POLL, STOP_POLL_RUNS, look_at_stop};
 use super::prune::WALK_DEPTH;
 use super::{
     Ctx, Machine, Mode, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing, takes,
@@ -40,17 +40,19 @@ impl Machine {
     pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
         let n = pos.cells.len();
         self.work = 0;
-        self.limit = work_budget();
-        self.budget = self.limit.min(STOP_POLL);
         self.stopped = None;
         self.charged = 0;
         self.halt = false;
-        // Many short runs make long work too: every so many runs, a look at the stop.
+        // Many short runs make long work too: at the first run and every so many runs after
+        // it, a look at the stop (and the work budget it sets).
         self.runs = self.runs.wrapping_add(1);
-        if self.runs.is_multiple_of(STOP_POLL_RUNS) {
-            self.stopped = stop_requested();
-            self.halt = self.stopped.is_some();
+        if self.limit == 0 || self.runs.is_multiple_of(STOP_POLL_RUNS) {
+            let (stopped, limit) = look_at_stop();
+            self.stopped = stopped;
+            self.halt = stopped.is_some();
+            self.limit = limit;
         }
+        self.budget = self.limit.min(STOP_POLL);
         if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
             self.dead.clear();
             self.open.clear();

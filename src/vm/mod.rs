@@ -18,7 +18,7 @@ mod prune;
 
 pub use budget::{
     COMMAND_BUDGET, Halt, ORDINARY_RUN, Runaway, Stop, WORK_BUDGET, current_stop, install_stop,
-    repeated_parts, set_work_budget, with_stop, work_budget,
+    repeated_parts, with_stop,
 };
 
 use crate::board::{Cell, LinkTable, Side};
@@ -467,11 +467,13 @@ impl Machine {
         }
         if self.halt && self.runaway.is_none() {
             // Only the budget or a stop leaves `halt` set after a run.
+            let halt = self.stopped.unwrap_or(Halt::Budget);
             self.runaway = Some(Runaway {
                 kind,
                 side,
                 cell: from,
-                halt: self.stopped.unwrap_or(Halt::Budget),
+                halt,
+                limit: budget::limit_of(halt, self.limit),
             });
         }
         self.halt = false;
