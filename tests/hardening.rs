@@ -359,8 +359,8 @@ fn closed_pipes_end_quietly() {
 fn the_work_budget_is_the_commands_own() {
     use bulwark::vm::{Halt, Stop, WORK_BUDGET, with_stop};
     use std::sync::Arc;
-    let rules = Ruleset::from_source("t.toml", &tiny_with("step(orthogonal) step(orthogonal)"))
-        .unwrap();
+    let rules =
+        Ruleset::from_source("t.toml", &tiny_with("step(orthogonal) step(orthogonal)")).unwrap();
     let runaway = |budget: Option<u64>| {
         let rules = &rules;
         move || {
@@ -387,7 +387,11 @@ fn the_work_budget_is_the_commands_own() {
     });
     let r = small.expect("two landings are too few for a rook of two steps");
     assert_eq!((r.halt, r.limit), (Halt::Budget, 2));
-    assert!(r.message(&rules).contains("more than 2 landings"), "{}", r.message(&rules));
+    assert!(
+        r.message(&rules).contains("more than 2 landings"),
+        "{}",
+        r.message(&rules)
+    );
     assert_eq!(default, None);
     assert_eq!(ample, None);
     assert_eq!(Stop::default().work_budget(), WORK_BUDGET);

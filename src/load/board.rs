@@ -81,21 +81,7 @@ impl Loader<'_> {
 
     /// How the board's cells are coloured (`colours`, default chequered).
     pub(super) fn colouring(&mut self, b: &BoardDef) -> Colouring {
-        match b.colours.as_ref().map(|c| c.get_ref().as_str()) {
-            None | Some("chequered") => Colouring::Chequered,
-            Some("plain") => Colouring::Plain,
-            Some(other) => {
-                let span = b.colours.as_ref().map(span_of).unwrap_or_default();
-                self.problem(
-                    Code::Board,
-                    span,
-                    format!("unknown colouring `{other}`"),
-                    "not a colouring",
-                    "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"",
-                );
-                Colouring::Chequered
-            }
-        }
+        self.word_or_default(b.colours.as_ref())
     }
 
     /// `[game] sides`: two distinct names of lower-case letters, first player first.
@@ -156,21 +142,7 @@ impl Loader<'_> {
 
     /// How pictures draw the board (`drawing`, default squares).
     pub(super) fn drawing(&mut self, b: &BoardDef) -> Drawing {
-        match b.drawing.as_ref().map(|c| (c.get_ref().as_str(), c)) {
-            None | Some(("squares", _)) => Drawing::Squares,
-            Some(("segments", _)) => Drawing::Segments,
-            Some(("points", _)) => Drawing::Points,
-            Some((other, s)) => {
-                self.problem(
-                    Code::Board,
-                    span_of(s),
-                    format!("unknown drawing `{other}`"),
-                    "not a drawing",
-                    "write \"squares\" (each cell a square), \"segments\" (each cell a segment between lattice points) or \"points\" (each cell a point where lines cross)",
-                );
-                Drawing::Squares
-            }
-        }
+        self.word_or_default(b.drawing.as_ref())
     }
 
     /// A `points` drawing's river and diagonals (`[board] river`, `diagonals`).

@@ -13,6 +13,7 @@ pub mod format;
 mod pieces;
 mod play;
 mod schema;
+mod words;
 
 pub use schema::reference as format_reference;
 
@@ -559,6 +560,26 @@ impl Loader<'_> {
     ) {
         self.problems
             .push(Diagnostic::error(code, span, message, label, help));
+    }
+
+    /// The value of a word-valued key (see [`words`]): `None`, with a problem reported, for
+    /// a word that is none of its words.
+    fn word<W: words::Word>(&mut self, v: &Spanned<String>) -> Option<W> {
+        let w = v.get_ref().as_str();
+        if let Some(value) = W::read(w) {
+            return Some(value);
+        }
+        let help = match crate::core::names::closest(w, W::WORDS.iter().map(|(k, _)| *k)) {
+            Some(close) => format!("did you mean `{close}`? {}", W::HELP),
+            None => W::HELP.to_string(),
+        };
+        self.problem(W::CODE, span_of(v), W::misread(w), W::LABEL, help);
+        None
+    }
+
+    /// The value of an optional word-valued key: its default when absent or misread.
+    fn word_or_default<W: words::Word>(&mut self, v: Option<&Spanned<String>>) -> W {
+        v.and_then(|v| self.word(v)).unwrap_or_else(W::default_word)
     }
 
     /// Byte offset in the file of the first content character of a string value.

@@ -1,6 +1,7 @@
 //! The pieces and stones of a variant file: their kinds, their movement definitions parsed and
 //! compiled, changes of kind, the neutral pieces and drops.
 
+use super::words::{CapturesTo, DropMate, EnPassantLines, Unavailable};
 use super::{
     Blast, Change, ChangeDef, Code, CompileError, Compiler, Diagnostic, Drops, Fragment, IndexMap,
     LetterMark, Loader, MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId,
@@ -303,19 +304,10 @@ impl Loader<'_> {
         let Some(lines) = &p.en_passant_lines else {
             return false;
         };
-        let any = match lines.get_ref().as_str() {
-            "file" => false,
-            "any" => true,
-            other => {
-                self.problem(
-                    Code::EnPassant,
-                    span_of(lines),
-                    format!("`{other}` is not a setting of `en-passant-lines`"),
-                    "not file or any",
-                    "write \"file\" (the default: two-cell moves along the file) or \"any\" (any straight line, diagonals included)",
-                );
-                return false;
-            }
+        let any = match self.word(lines) {
+            Some(EnPassantLines::File) => false,
+            Some(EnPassantLines::Any) => true,
+            None => return false,
         };
         if !p.en_passant {
             self.problem(
@@ -435,20 +427,8 @@ impl Loader<'_> {
                     );
                 }
             }
-            let to_reserve = match pd.captures_to.as_ref().map(|s| (s.get_ref().as_str(), s)) {
-                None | Some(("out", _)) => false,
-                Some(("reserve", _)) => true,
-                Some((other, s)) => {
-                    self.problem(
-                        Code::Reserve,
-                        span_of(s),
-                        format!("`{other}` is not a setting of `captures-to`"),
-                        "not out or reserve",
-                        "write \"out\" (captured pieces leave the game) or \"reserve\" (passive capture: they go, turned over, into the capturer's reserve)",
-                    );
-                    false
-                }
-            };
+            let to_reserve =
+                self.word_or_default::<CapturesTo>(pd.captures_to.as_ref()) == CapturesTo::Reserve;
             let takes = pd
                 .takes_reserve_in
                 .as_ref()
@@ -696,9 +676,9 @@ impl Loader<'_> {
     fn unavailable(&mut self, c: &ChangeDef) -> bool {
         match c.unavailable.as_ref() {
             None => false,
-            Some(u) => match u.get_ref().as_str() {
-                "stays" => false,
-                "no-move" if c.optional => {
+            Some(u) => match self.word(u) {
+                None | Some(Unavailable::Stays) => false,
+                Some(Unavailable::NoMove) if c.optional => {
                     self.problem(
                         Code::Change,
                         span_of(u),
@@ -708,17 +688,7 @@ impl Loader<'_> {
                     );
                     false
                 }
-                "no-move" => true,
-                other => {
-                    self.problem(
-                        Code::Change,
-                        span_of(u),
-                        format!("`{other}` is not a setting of `unavailable`"),
-                        "not stays or no-move",
-                        "write \"stays\" (the default: the piece stays as it is) or \"no-move\" (the move is not allowed)",
-                    );
-                    false
-                }
+                Some(Unavailable::NoMove) => true,
             },
         }
     }
@@ -882,20 +852,7 @@ impl Loader<'_> {
                 let Some(s) = defs.get(k.index()).and_then(|p| p.drop_mate.as_ref()) else {
                     return false;
                 };
-                match s.get_ref().as_str() {
-                    "forbidden" => true,
-                    "allowed" => false,
-                    other => {
-                        self.problem(
-                            Code::Reserve,
-                            span_of(s),
-                            format!("`{other}` is not a setting of `drop-mate`"),
-                            "not allowed or forbidden",
-                            "write \"forbidden\" (a drop of this kind may not checkmate) or \"allowed\"",
-                        );
-                        false
-                    }
-                }
+                self.word(s) == Some(DropMate::Forbidden)
             })
             .collect();
         (file_limits, no_mate)

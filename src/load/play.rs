@@ -2,6 +2,10 @@
 //! (clock, repetition, what a replaced piece becomes), the position text's fields and the
 //! placement of stones.
 
+use super::words::{
+    self, BareAnswer, CapturedLeave, ChainEndsHome, ChainRevisits, GivingCheck, GoalAnswer,
+    Immobilized, NoPieces, Pass, RoyalsFacing, StoneAfterMove, TwoPasses, Word,
+};
 use super::{
     Bare, BothVanquished, Clock, Code, EndRules, EndVerdict, Goal, Loader, PieceKind, PieceKindId,
     Placement, PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId,
@@ -60,32 +64,12 @@ impl Loader<'_> {
 
     /// `[turn] chain-revisits` and `chain-ends-home`.
     fn chain_settings(&mut self, def: &VariantDef, t: &mut TurnRules) {
-        if let Some(c) = &def.turn.chain_revisits {
-            match c.get_ref().as_str() {
-                "never" => {}
-                "after-capture" => t.revisit_after_capture = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `chain-revisits`"),
-                    "not never or after-capture",
-                    "write \"never\" (the default, B-16) or \"after-capture\"",
-                ),
-            }
-        }
-        if let Some(c) = &def.turn.chain_ends_home {
-            match c.get_ref().as_str() {
-                "never" => {}
-                "after-capture" => t.home_after_capture = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `chain-ends-home`"),
-                    "not never or after-capture",
-                    "write \"never\" (the default, B-16) or \"after-capture\" (a chain that has taken a piece may end where it started)",
-                ),
-            }
-        }
+        t.revisit_after_capture = self
+            .word_or_default::<ChainRevisits>(def.turn.chain_revisits.as_ref())
+            == ChainRevisits::AfterCapture;
+        t.home_after_capture = self
+            .word_or_default::<ChainEndsHome>(def.turn.chain_ends_home.as_ref())
+            == ChainEndsHome::AfterCapture;
     }
 
     pub(super) fn turn(&mut self, def: &VariantDef) -> TurnRules {
@@ -108,19 +92,9 @@ impl Loader<'_> {
         if let Some(list) = &def.turn.shapes {
             t.shapes = self.shapes(list);
         }
-        if let Some(c) = &def.turn.stone_after_move {
-            match c.get_ref().as_str() {
-                "optional" => {}
-                "compulsory" => t.stone_after_move_compulsory = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `stone-after-move`"),
-                    "not optional or compulsory",
-                    "write \"optional\" (the default) or \"compulsory\"",
-                ),
-            }
-        }
+        t.stone_after_move_compulsory = self
+            .word_or_default::<StoneAfterMove>(def.turn.stone_after_move.as_ref())
+            == StoneAfterMove::Compulsory;
         for c in &def.turn.compulsory {
             match c.get_ref().as_str() {
                 "capture" => t.capture_compulsory = true,
@@ -136,46 +110,13 @@ impl Loader<'_> {
         if let Some(b) = &def.turn.most_captures {
             t.most_captures = *b.get_ref();
         }
-        if let Some(c) = &def.turn.captured_leave {
-            match c.get_ref().as_str() {
-                "at-once" => {}
-                "end-of-turn" => t.captured_leave_at_end = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `captured-leave`"),
-                    "not at-once or end-of-turn",
-                    "write \"at-once\" (the default, B-16) or \"end-of-turn\"",
-                ),
-            }
-        }
-        if let Some(c) = &def.turn.giving_check {
-            match c.get_ref().as_str() {
-                "allowed" => {}
-                "forbidden" => t.no_giving_check = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `giving-check`"),
-                    "not allowed or forbidden",
-                    "write \"allowed\" (the default) or \"forbidden\" (a turn may not leave an enemy royal piece attacked)",
-                ),
-            }
-        }
+        t.captured_leave_at_end = self
+            .word_or_default::<CapturedLeave>(def.turn.captured_leave.as_ref())
+            == CapturedLeave::EndOfTurn;
+        t.no_giving_check = self.word_or_default::<GivingCheck>(def.turn.giving_check.as_ref())
+            == GivingCheck::Forbidden;
         self.chain_settings(def, &mut t);
-        if let Some(c) = &def.turn.pass {
-            match c.get_ref().as_str() {
-                "never" => {}
-                "allowed" => t.pass = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a setting of `pass`"),
-                    "not never or allowed",
-                    "write \"never\" (the default) or \"allowed\" (a side may pass instead of moving)",
-                ),
-            }
-        }
+        t.pass = self.word_or_default::<Pass>(def.turn.pass.as_ref()) == Pass::Allowed;
         if t.taboo_after_explosion
             && t.explosions > 1
             && let Some(e) = &def.turn.explosions
@@ -225,25 +166,10 @@ impl Loader<'_> {
     }
 
     pub(super) fn end(&mut self, def: &VariantDef, regions: &[String]) -> EndRules {
-        let mut setting = |v: &Option<Spanned<String>>, what: &str| match v
-            .as_ref()
-            .map(|s| (s.get_ref().as_str(), span_of(s)))
-        {
-            None | Some(("loses", _)) => true,
-            Some(("ignored", _)) => false,
-            Some((other, span)) => {
-                self.problem(
-                    Code::End,
-                    span,
-                    format!("`{other}` is not a setting of `{what}`"),
-                    "not loses or ignored",
-                    "write \"loses\" or \"ignored\"",
-                );
-                true
-            }
-        };
-        let no_pieces_loses = setting(&def.end.no_pieces, "no-pieces");
-        let immobilized_loses = setting(&def.end.immobilized, "immobilized");
+        let no_pieces_loses =
+            self.word_or_default::<NoPieces>(def.end.no_pieces.as_ref()) == NoPieces::Loses;
+        let immobilized_loses =
+            self.word_or_default::<Immobilized>(def.end.immobilized.as_ref()) == Immobilized::Loses;
         let checkmate = self.verdict(def.end.checkmate.as_ref(), Verdict::Loses);
         let stalemate = self.verdict(def.end.stalemate.as_ref(), Verdict::Draw);
         let checks = def
@@ -313,6 +239,32 @@ impl Loader<'_> {
         u32::try_from(n).ok().filter(|_| in_range)
     }
 
+    /// The span of an ending by a pass written `draw` (`v`'s value is `draw`), if the game
+    /// has a pass (`passes`); without one, that is a problem of its own.
+    fn draw_by_pass<W: Word + PartialEq>(
+        &mut self,
+        v: Option<&Spanned<String>>,
+        draw: W,
+        passes: bool,
+    ) -> Option<(usize, usize)> {
+        let v = v?;
+        if self.word::<W>(v)? != draw {
+            return None;
+        }
+        let key = W::KEY;
+        if !passes {
+            self.problem(
+                Code::End,
+                span_of(v),
+                format!("`{key}` ends the game by a pass, and this game has no pass"),
+                "no pass to end it",
+                format!("add `pass = \"allowed\"` to [turn], or remove `{key}`"),
+            );
+            return None;
+        }
+        Some(span_of(v))
+    }
+
     /// `[end] two-passes`, `royals-facing` and `facing-lines`: endings that a pass brings
     /// about. `directions` are the variant's declared direction sets.
     pub(super) fn pass_endings(
@@ -327,35 +279,10 @@ impl Loader<'_> {
             .pass
             .as_ref()
             .is_some_and(|p| p.get_ref() != "never");
-        let mut draw_or_none = |v: &Option<Spanned<String>>, key: &str, needs: &str| {
-            let (w, span) = v.as_ref().map(|s| (s.get_ref().as_str(), span_of(s)))?;
-            match w {
-                "none" => None,
-                "draw" if !passes => {
-                    self.problem(
-                        Code::End,
-                        span,
-                        format!("`{key}` ends the game by a pass, and this game has no pass"),
-                        "no pass to end it",
-                        format!("add `pass = \"allowed\"` to [turn], or remove `{key}`{needs}"),
-                    );
-                    None
-                }
-                "draw" => Some(span),
-                other => {
-                    self.problem(
-                        Code::End,
-                        span,
-                        format!("`{other}` is not a setting of `{key}`"),
-                        "not none or draw",
-                        format!("write \"none\" (the default) or \"draw\"{needs}"),
-                    );
-                    None
-                }
-            }
-        };
-        end.two_passes_draw = draw_or_none(&def.end.two_passes, "two-passes", "").is_some();
-        let facing = draw_or_none(&def.end.royals_facing, "royals-facing", "");
+        end.two_passes_draw = self
+            .draw_by_pass(def.end.two_passes.as_ref(), TwoPasses::Draw, passes)
+            .is_some();
+        let facing = self.draw_by_pass(def.end.royals_facing.as_ref(), RoyalsFacing::Draw, passes);
         if facing.is_some() && !def.pieces.values().any(|p| p.royal) {
             self.problem(
                 Code::End,
@@ -409,29 +336,17 @@ impl Loader<'_> {
 
     /// `[end] bare` and `bare-answer`.
     fn bare(&mut self, def: &VariantDef) -> Bare {
-        let word =
-            |v: &Option<Spanned<String>>| v.as_ref().map(|s| (s.get_ref().clone(), span_of(s)));
-        let mut misread = false;
-        let loses = match word(&def.end.bare) {
-            None => false,
-            Some((w, _)) if w == "ignored" => false,
-            Some((w, _)) if w == "loses" => true,
-            Some((other, span)) => {
-                misread = true;
-                self.problem(
-                    Code::End,
-                    span,
-                    format!("`{other}` is not a setting of `bare`"),
-                    "not ignored or loses",
-                    "write \"ignored\" (the default) or \"loses\" (a side left with only its royal pieces loses)",
-                );
-                false
-            }
-        };
-        let answered = match word(&def.end.bare_answer) {
-            None => false,
-            Some((w, _)) if w == "none" => false,
-            Some((w, span)) if w == "draw" => {
+        let bare = def.end.bare.as_ref().map(|b| self.word(b));
+        let misread = matches!(bare, Some(None));
+        let loses = bare.flatten() == Some(words::Bare::Loses);
+        let answer = def
+            .end
+            .bare_answer
+            .as_ref()
+            .map(|a| (self.word(a), span_of(a)));
+        let answered = match answer {
+            None | Some((None | Some(BareAnswer::None), _)) => false,
+            Some((Some(BareAnswer::Draw), span)) => {
                 if !loses && !misread {
                     self.problem(
                         Code::End,
@@ -442,16 +357,6 @@ impl Loader<'_> {
                     );
                 }
                 true
-            }
-            Some((other, span)) => {
-                self.problem(
-                    Code::End,
-                    span,
-                    format!("`{other}` is not a setting of `bare-answer`"),
-                    "not none or draw",
-                    "write \"none\" (the default) or \"draw\" (the bared side answers, and baring the opponent with it draws)",
-                );
-                false
             }
         };
         match (loses, answered) {
@@ -464,9 +369,11 @@ impl Loader<'_> {
     /// `[end] goal-answer`: whether the first side's arrival in a goal is answered (`draw`);
     /// the goals must exist and all be wins.
     fn goal_answer(&mut self, a: &Spanned<String>, goals: &[Goal]) -> bool {
-        match a.get_ref().as_str() {
-            "none" => false,
-            "draw" if goals.is_empty() || goals.iter().any(|g| g.verdict != Verdict::Wins) => {
+        match self.word(a) {
+            None | Some(GoalAnswer::None) => false,
+            Some(GoalAnswer::Draw)
+                if goals.is_empty() || goals.iter().any(|g| g.verdict != Verdict::Wins) =>
+            {
                 self.problem(
                     Code::End,
                     span_of(a),
@@ -476,17 +383,7 @@ impl Loader<'_> {
                 );
                 false
             }
-            "draw" => true,
-            other => {
-                self.problem(
-                    Code::End,
-                    span_of(a),
-                    format!("`{other}` is not a setting of `goal-answer`"),
-                    "not none or draw",
-                    "write \"none\" (the default) or \"draw\" (the other side answers, and reaching a goal with its answer draws)",
-                );
-                false
-            }
+            Some(GoalAnswer::Draw) => true,
         }
     }
 
@@ -569,21 +466,7 @@ impl Loader<'_> {
                 None
             }
         });
-        let both = match v.both.as_ref().map(|b| (b.get_ref().as_str(), b)) {
-            None | Some(("mover-wins", _)) => BothVanquished::MoverWins,
-            Some(("mover-loses", _)) => BothVanquished::MoverLoses,
-            Some(("draw", _)) => BothVanquished::Draw,
-            Some((other, b)) => {
-                self.problem(
-                    Code::End,
-                    span_of(b),
-                    format!("`{other}` is not a setting of `both`"),
-                    "not a verdict",
-                    "write \"mover-wins\" (the default), \"mover-loses\" or \"draw\"",
-                );
-                BothVanquished::MoverWins
-            }
-        };
+        let both: BothVanquished = self.word_or_default(v.both.as_ref());
         Some(Vanquished {
             no_reserve: v.no_reserve,
             none_of,
@@ -598,25 +481,7 @@ impl Loader<'_> {
         &mut self,
         def: &VariantDef,
     ) -> (Replaced, Clock, Option<Repetition>) {
-        let replaced = match def
-            .reserve
-            .replaced
-            .as_ref()
-            .map(|s| (s.get_ref().as_str(), s))
-        {
-            None | Some(("out", _)) => Replaced::Out,
-            Some(("reserve", _)) => Replaced::Reserve,
-            Some((other, s)) => {
-                self.problem(
-                    Code::Reserve,
-                    span_of(s),
-                    format!("`{other}` is not a setting of `replaced`"),
-                    "not out or reserve",
-                    "write \"out\" (the replaced piece leaves the game) or \"reserve\" (it goes back to its side's reserve)",
-                );
-                Replaced::Out
-            }
-        };
+        let replaced: Replaced = self.word_or_default(def.reserve.replaced.as_ref());
         let clock = self.clock(def);
         let repetition = self.repetition(def);
         (replaced, clock, repetition)

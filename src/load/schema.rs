@@ -3,12 +3,21 @@
 //! span (serde alone would stop at the first).
 
 use toml::Spanned;
+
+use super::words::{
+    Bare, BareAnswer, CapturedLeave, CapturesTo, ChainEndsHome, ChainRevisits, DropMate,
+    EnPassantLines, GivingCheck, GoalAnswer, Immobilized, NoPieces, Pass, RoyalsFacing,
+    StoneAfterMove, TwoPasses, Unavailable, Word,
+};
+use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
 use toml::de::{DeTable, DeValue};
 
 /// The expected shape of a value.
 #[derive(Clone, Copy)]
 enum Shape {
     Str,
+    /// A string that is one of these words (a typed key of `words.rs`, which reads it).
+    Word(&'static [&'static str]),
     Int,
     Bool,
     /// An array of strings.
@@ -70,13 +79,13 @@ const BOARD: &[Key] = &[
     ),
     (
         "colours",
-        Shape::Str,
+        Shape::Word(<Colouring as Word>::NAMES),
         false,
         "How cells are coloured: `chequered` (the default) or `plain`.",
     ),
     (
         "drawing",
-        Shape::Str,
+        Shape::Word(<Drawing as Word>::NAMES),
         false,
         "How pictures draw the board: `squares` (the default), `segments` or `points`.",
     ),
@@ -195,7 +204,7 @@ const PIECE: &[Key] = &[
     ),
     (
         "en-passant-lines",
-        Shape::Str,
+        Shape::Word(<EnPassantLines as Word>::NAMES),
         false,
         "`file` (default) or `any`: which two-cell straight moves leave an en-passant cell.",
     ),
@@ -219,7 +228,7 @@ const PIECE: &[Key] = &[
     ),
     (
         "drop-mate",
-        Shape::Str,
+        Shape::Word(<DropMate as Word>::NAMES),
         false,
         "`allowed` (default) or `forbidden`: whether a drop of this kind may checkmate (shogi's pawn).",
     ),
@@ -267,7 +276,7 @@ const PIECE: &[Key] = &[
     ),
     (
         "captures-to",
-        Shape::Str,
+        Shape::Word(<CapturesTo as Word>::NAMES),
         false,
         "Where captured pieces go: \"out\" or \"reserve\" (passive capture).",
     ),
@@ -318,7 +327,7 @@ const CHANGE: &[Key] = &[
     ),
     (
         "unavailable",
-        Shape::Str,
+        Shape::Word(<Unavailable as Word>::NAMES),
         false,
         "`stays` (default) or `no-move`: when a compulsory change has no kind available, the piece stays as it is, or the move is not allowed (grand chess: a pawn may not reach the last rank unless it can promote).",
     ),
@@ -395,7 +404,7 @@ const BLAST: &[Key] = &[
 ];
 const RESERVE: &[Key] = &[(
     "replaced",
-    Shape::Str,
+    Shape::Word(<Replaced as Word>::NAMES),
     false,
     "Where a piece replaced by a change of kind goes: \"out\" or \"reserve\".",
 )];
@@ -485,7 +494,7 @@ const VANQUISHED: &[Key] = &[
     ),
     (
         "both",
-        Shape::Str,
+        Shape::Word(<BothVanquished as Word>::NAMES),
         false,
         "When one turn leaves both sides vanquished: \"mover-wins\" (the default), \"mover-loses\" or \"draw\".",
     ),
@@ -511,13 +520,13 @@ const END: &[Key] = &[
     ),
     (
         "no-pieces",
-        Shape::Str,
+        Shape::Word(<NoPieces as Word>::NAMES),
         false,
         "`loses` (default) or `ignored`: a side left without pieces.",
     ),
     (
         "immobilized",
-        Shape::Str,
+        Shape::Word(<Immobilized as Word>::NAMES),
         false,
         "`loses` (default) or `ignored`: a side that starts its turn without a piece move.",
     ),
@@ -547,31 +556,31 @@ const END: &[Key] = &[
     ),
     (
         "goal-answer",
-        Shape::Str,
+        Shape::Word(<GoalAnswer as Word>::NAMES),
         false,
         "`none` (default) or `draw`: with `draw`, when the side that moves first reaches a goal the other side plays one more turn, and reaching a goal with it draws (racing kings). The goals must all be wins.",
     ),
     (
         "bare",
-        Shape::Str,
+        Shape::Word(<Bare as Word>::NAMES),
         false,
         "`ignored` (default) or `loses`: a side left with nothing but its royal pieces, on the board and in its reserve, loses; both bare draw (shatranj).",
     ),
     (
         "bare-answer",
-        Shape::Str,
+        Shape::Word(<BareAnswer as Word>::NAMES),
         false,
         "`none` (default) or `draw`: with `draw`, a side bared while the opponent has a single other piece plays one more turn first, and baring the opponent with it draws (shatranj, courier).",
     ),
     (
         "two-passes",
-        Shape::Str,
+        Shape::Word(<TwoPasses as Word>::NAMES),
         false,
         "`none` (default) or `draw`: with `draw`, a pass answered by a pass ends the game in a draw (needs `[turn] pass`).",
     ),
     (
         "royals-facing",
-        Shape::Str,
+        Shape::Word(<RoyalsFacing as Word>::NAMES),
         false,
         "`none` (default) or `draw`: with `draw`, a side whose royal piece faces an enemy royal piece (on one line of `facing-lines`, only empty cells between) must end the facing with its turn or pass, and that pass, allowed even in check, ends the game in a draw (janggi's bikjang; needs `[turn] pass`).",
     ),
@@ -603,7 +612,7 @@ const TURN: &[Key] = &[
     ),
     (
         "stone-after-move",
-        Shape::Str,
+        Shape::Word(<StoneAfterMove as Word>::NAMES),
         false,
         "`optional` (default) or `compulsory`: whether a piece that moves must then place a stone when it can.",
     ),
@@ -621,31 +630,31 @@ const TURN: &[Key] = &[
     ),
     (
         "captured-leave",
-        Shape::Str,
+        Shape::Word(<CapturedLeave as Word>::NAMES),
         false,
         "`at-once` (default) or `end-of-turn`: when pieces taken in a chain leave the board.",
     ),
     (
         "chain-revisits",
-        Shape::Str,
+        Shape::Word(<ChainRevisits as Word>::NAMES),
         false,
         "`never` (default) or `after-capture`: whether a chain may come back to a cell (never to its start cell, which only `chain-ends-home` opens).",
     ),
     (
         "chain-ends-home",
-        Shape::Str,
+        Shape::Word(<ChainEndsHome as Word>::NAMES),
         false,
         "`never` (default) or `after-capture`: whether a chain that has taken a piece may come back to its start cell and end there (a draughts king's ring capture).",
     ),
     (
         "giving-check",
-        Shape::Str,
+        Shape::Word(<GivingCheck as Word>::NAMES),
         false,
         "`allowed` (default) or `forbidden`: `forbidden` makes every turn that leaves an enemy royal piece attacked illegal (racing kings).",
     ),
     (
         "pass",
-        Shape::Str,
+        Shape::Word(<Pass as Word>::NAMES),
         false,
         "`never` (default) or `allowed`: whether a side may pass, a turn that changes nothing on the board; it is not a turn when it leaves a royal piece attacked (janggi). Written `pass` in move text.",
     ),
@@ -901,7 +910,7 @@ fn kind(v: &DeValue<'_>) -> &'static str {
 
 fn expected(shape: Shape) -> &'static str {
     match shape {
-        Shape::Str => "a string",
+        Shape::Str | Shape::Word(_) => "a string",
         Shape::Int => "an integer",
         Shape::Bool => "true or false",
         Shape::Strs => "an array of strings",
@@ -982,7 +991,7 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
         });
     };
     match (shape, v.get_ref()) {
-        (Shape::Str, DeValue::String(_))
+        (Shape::Str | Shape::Word(_), DeValue::String(_))
         | (Shape::Int, DeValue::Integer(_))
         | (Shape::Bool, DeValue::Boolean(_)) => {}
         (Shape::Strs, DeValue::Array(a)) => {
@@ -1083,6 +1092,26 @@ pub fn reference() -> String {
     out
 }
 
+/// Every word-valued key of the tables, with its words (for the test that holds them to
+/// `words.rs`).
+#[cfg(test)]
+pub(super) fn word_keys() -> Vec<(&'static str, &'static [&'static str])> {
+    fn walk(keys: &[Key], out: &mut Vec<(&'static str, &'static [&'static str])>) {
+        for (name, shape, _, _) in keys {
+            match shape {
+                Shape::Word(words) => out.push((name, words)),
+                Shape::Table(inner) | Shape::Tables(inner) | Shape::Named(Shape::Table(inner)) => {
+                    walk(inner, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(TOP, &mut out);
+    out
+}
+
 fn section(out: &mut String, title: &str, what: &str, keys: &[Key], level: usize) {
     out.push_str(&format!("\n{} `{title}`\n\n{what}\n\n", "#".repeat(level)));
     key_table(out, keys);
@@ -1115,6 +1144,10 @@ fn key_table(out: &mut String, keys: &[Key]) {
 fn type_name(shape: Shape) -> String {
     match shape {
         Shape::Str => "string".into(),
+        Shape::Word(words) => {
+            let w: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+            format!("one of {}", w.join(", "))
+        }
         Shape::Int => "integer".into(),
         Shape::Bool => "true or false".into(),
         Shape::Strs => "array of strings".into(),

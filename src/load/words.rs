@@ -1,0 +1,336 @@
+//! Keys whose value is one of a few words: each is a typed enum declared once here with its
+//! key, its words (the default first), its error code and what to write instead. The loader
+//! reads every such key through [`Loader::word`](super::Loader), which reports a word that is
+//! none of them in one way, with the closest word when there is one; the engine sees the
+//! enum, never the string.
+
+use crate::core::Code;
+use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
+
+/// A key whose value is one of a few words.
+pub(super) trait Word: Copy + Sized + 'static {
+    /// The key, as written in the file.
+    const KEY: &'static str;
+    /// The error code of a word that is none of them.
+    const CODE: Code;
+    /// Each word with its value, the default first.
+    const WORDS: &'static [(&'static str, Self)];
+    /// The words alone, in the same order (the key table's shape, see `schema`).
+    const NAMES: &'static [&'static str];
+    /// The label under a word that is none of them.
+    const LABEL: &'static str;
+    /// What to write instead.
+    const HELP: &'static str;
+    /// The message's words before the misread word, when they are not "is not a setting of"
+    /// the key (`unknown colouring`).
+    const UNKNOWN: Option<&'static str> = None;
+
+    /// The message for `word`, which is none of the words.
+    fn misread(word: &str) -> String {
+        match Self::UNKNOWN {
+            Some(unknown) => format!("{unknown} `{word}`"),
+            None => format!("`{word}` is not a setting of `{}`", Self::KEY),
+        }
+    }
+
+    /// The value of `word`, if it is one of the words.
+    fn read(word: &str) -> Option<Self> {
+        Self::WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|&(_, v)| v)
+    }
+
+    /// The default (the first word).
+    fn default_word() -> Self {
+        Self::WORDS[0].1
+    }
+}
+
+/// Declares word-valued keys: a new enum (`enum Name`) or an existing one (`impl Path`), each
+/// with its key, code, words, label and help.
+macro_rules! words {
+    () => {};
+    (
+        $(#[$doc:meta])*
+        enum $name:ident = $key:literal, $code:ident {
+            $($(#[$vdoc:meta])* $variant:ident = $word:literal,)+
+        } label $label:literal help $help:literal;
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(super) enum $name {
+            $($(#[$vdoc])* $variant,)+
+        }
+        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help);
+        words!($($rest)*);
+    };
+    (
+        impl $name:ident = $key:literal, $code:ident {
+            $($variant:ident = $word:literal,)+
+        } label $label:literal help $help:literal;
+        $($rest:tt)*
+    ) => {
+        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help);
+        words!($($rest)*);
+    };
+    (
+        impl $name:ident = $key:literal, $code:ident {
+            $($variant:ident = $word:literal,)+
+        } unknown $unknown:literal label $label:literal help $help:literal;
+        $($rest:tt)*
+    ) => {
+        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help
+            const UNKNOWN: Option<&'static str> = Some($unknown););
+        words!($($rest)*);
+    };
+    (@impl $name:ident = $key:literal, $code:ident {
+        $($variant:ident = $word:literal,)+
+    } label $label:literal help $help:literal $($extra:item)*) => {
+        impl Word for $name {
+            const KEY: &'static str = $key;
+            const CODE: Code = Code::$code;
+            const WORDS: &'static [(&'static str, Self)] = &[$(($word, $name::$variant),)+];
+            const NAMES: &'static [&'static str] = &[$($word,)+];
+            const LABEL: &'static str = $label;
+            const HELP: &'static str = $help;
+            $($extra)*
+        }
+    };
+}
+
+words! {
+    /// `[turn] chain-revisits` (B-16).
+    enum ChainRevisits = "chain-revisits", Turn {
+        /// A chain never enters a cell it has been on.
+        Never = "never",
+        /// After it has taken a piece, it may.
+        AfterCapture = "after-capture",
+    } label "not never or after-capture"
+      help "write \"never\" (the default, B-16) or \"after-capture\"";
+
+    /// `[turn] chain-ends-home`.
+    enum ChainEndsHome = "chain-ends-home", Turn {
+        /// A chain never ends where it started.
+        Never = "never",
+        /// A chain that has taken a piece may.
+        AfterCapture = "after-capture",
+    } label "not never or after-capture"
+      help "write \"never\" (the default, B-16) or \"after-capture\" (a chain that has taken a piece may end where it started)";
+
+    /// `[turn] stone-after-move`.
+    enum StoneAfterMove = "stone-after-move", Turn {
+        /// A move may be followed by a stone.
+        Optional = "optional",
+        /// A move must be followed by a stone when one can be placed.
+        Compulsory = "compulsory",
+    } label "not optional or compulsory"
+      help "write \"optional\" (the default) or \"compulsory\"";
+
+    /// `[turn] captured-leave` (B-16).
+    enum CapturedLeave = "captured-leave", Turn {
+        /// A piece taken in a chain leaves the board at once.
+        AtOnce = "at-once",
+        /// It stays until the turn ends.
+        EndOfTurn = "end-of-turn",
+    } label "not at-once or end-of-turn"
+      help "write \"at-once\" (the default, B-16) or \"end-of-turn\"";
+
+    /// `[turn] giving-check`.
+    enum GivingCheck = "giving-check", Turn {
+        /// A turn may attack an enemy royal piece.
+        Allowed = "allowed",
+        /// It may not.
+        Forbidden = "forbidden",
+    } label "not allowed or forbidden"
+      help "write \"allowed\" (the default) or \"forbidden\" (a turn may not leave an enemy royal piece attacked)";
+
+    /// `[turn] pass`.
+    enum Pass = "pass", Turn {
+        /// A side always moves.
+        Never = "never",
+        /// A side may pass.
+        Allowed = "allowed",
+    } label "not never or allowed"
+      help "write \"never\" (the default) or \"allowed\" (a side may pass instead of moving)";
+
+    /// A piece's `en-passant-lines`.
+    enum EnPassantLines = "en-passant-lines", EnPassant {
+        /// Two-cell moves along the file.
+        File = "file",
+        /// Any straight line.
+        Any = "any",
+    } label "not file or any"
+      help "write \"file\" (the default: two-cell moves along the file) or \"any\" (any straight line, diagonals included)";
+
+    /// A change of kind's `unavailable`.
+    enum Unavailable = "unavailable", Change {
+        /// The piece stays as it is.
+        Stays = "stays",
+        /// The move is not allowed.
+        NoMove = "no-move",
+    } label "not stays or no-move"
+      help "write \"stays\" (the default: the piece stays as it is) or \"no-move\" (the move is not allowed)";
+
+    /// A piece's `drop-mate`.
+    enum DropMate = "drop-mate", Reserve {
+        /// A drop of this kind may checkmate.
+        Allowed = "allowed",
+        /// It may not.
+        Forbidden = "forbidden",
+    } label "not allowed or forbidden"
+      help "write \"forbidden\" (a drop of this kind may not checkmate) or \"allowed\"";
+
+    /// `[end] bare`.
+    enum Bare = "bare", End {
+        /// Being left with only royal pieces loses nothing.
+        Ignored = "ignored",
+        /// It loses.
+        Loses = "loses",
+    } label "not ignored or loses"
+      help "write \"ignored\" (the default) or \"loses\" (a side left with only its royal pieces loses)";
+
+    /// `[end] bare-answer`.
+    enum BareAnswer = "bare-answer", End {
+        /// No answer.
+        None = "none",
+        /// The bared side answers; baring the opponent with it draws.
+        Draw = "draw",
+    } label "not none or draw"
+      help "write \"none\" (the default) or \"draw\" (the bared side answers, and baring the opponent with it draws)";
+
+    /// `[end] goal-answer`.
+    enum GoalAnswer = "goal-answer", End {
+        /// No answer.
+        None = "none",
+        /// The other side answers; reaching a goal with its answer draws.
+        Draw = "draw",
+    } label "not none or draw"
+      help "write \"none\" (the default) or \"draw\" (the other side answers, and reaching a goal with its answer draws)";
+
+    /// `[end] no-pieces`.
+    enum NoPieces = "no-pieces", End {
+        /// A side left without pieces loses.
+        Loses = "loses",
+        /// It plays on.
+        Ignored = "ignored",
+    } label "not loses or ignored"
+      help "write \"loses\" or \"ignored\"";
+
+    /// `[end] immobilized`.
+    enum Immobilized = "immobilized", End {
+        /// A side without a piece move at the start of its turn loses.
+        Loses = "loses",
+        /// It plays on.
+        Ignored = "ignored",
+    } label "not loses or ignored"
+      help "write \"loses\" or \"ignored\"";
+
+    /// `[end] two-passes`.
+    enum TwoPasses = "two-passes", End {
+        /// Two passes end nothing.
+        None = "none",
+        /// A pass answered by a pass draws.
+        Draw = "draw",
+    } label "not none or draw"
+      help "write \"none\" (the default) or \"draw\"";
+
+    /// `[end] royals-facing`.
+    enum RoyalsFacing = "royals-facing", End {
+        /// Facing royal pieces end nothing.
+        None = "none",
+        /// A facing ended by a pass draws.
+        Draw = "draw",
+    } label "not none or draw"
+      help "write \"none\" (the default) or \"draw\"";
+
+    impl BothVanquished = "both", End {
+        MoverWins = "mover-wins",
+        MoverLoses = "mover-loses",
+        Draw = "draw",
+    } label "not a verdict"
+      help "write \"mover-wins\" (the default), \"mover-loses\" or \"draw\"";
+
+    /// A piece's `captures-to`.
+    enum CapturesTo = "captures-to", Reserve {
+        /// Captured pieces leave the game.
+        Out = "out",
+        /// They go, turned over, into the capturer's reserve (passive capture).
+        Reserve = "reserve",
+    } label "not out or reserve"
+      help "write \"out\" (captured pieces leave the game) or \"reserve\" (passive capture: they go, turned over, into the capturer's reserve)";
+
+    impl Colouring = "colours", Board {
+        Chequered = "chequered",
+        Plain = "plain",
+    } unknown "unknown colouring" label "not a colouring"
+      help "write \"chequered\" (cells coloured by file + rank parity) or \"plain\"";
+
+    impl Drawing = "drawing", Board {
+        Squares = "squares",
+        Segments = "segments",
+        Points = "points",
+    } unknown "unknown drawing" label "not a drawing"
+      help "write \"squares\" (each cell a square), \"segments\" (each cell a segment between lattice points) or \"points\" (each cell a point where lines cross)";
+
+    impl Replaced = "replaced", Reserve {
+        Out = "out",
+        Reserve = "reserve",
+    } label "not out or reserve"
+      help "write \"out\" (the replaced piece leaves the game) or \"reserve\" (it goes back to its side's reserve)";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<W: Word + std::fmt::Debug + PartialEq>() {
+        // Every word reads back as its own value, and no two words share one.
+        for (i, &(w, v)) in W::WORDS.iter().enumerate() {
+            assert_eq!(W::read(w), Some(v), "{}", W::KEY);
+            assert!(
+                W::WORDS[..i].iter().all(|&(x, u)| x != w && u != v),
+                "{}: `{w}` twice",
+                W::KEY
+            );
+            // The help names every word.
+            assert!(W::HELP.contains(&format!("\"{w}\"")), "{}: `{w}`", W::KEY);
+        }
+        assert_eq!(W::read("no-such-word"), None);
+        assert_eq!(W::default_word(), W::WORDS[0].1);
+        // The key table has the key once, with these words (the format reference lists them).
+        let in_schema: Vec<_> = super::super::schema::word_keys()
+            .into_iter()
+            .filter(|(k, _)| *k == W::KEY)
+            .collect();
+        assert_eq!(in_schema, [(W::KEY, W::NAMES)], "{}", W::KEY);
+    }
+
+    #[test]
+    fn every_word_key_reads_its_words() {
+        check::<ChainRevisits>();
+        check::<ChainEndsHome>();
+        check::<StoneAfterMove>();
+        check::<CapturedLeave>();
+        check::<GivingCheck>();
+        check::<Pass>();
+        check::<EnPassantLines>();
+        check::<Unavailable>();
+        check::<DropMate>();
+        check::<Bare>();
+        check::<BareAnswer>();
+        check::<GoalAnswer>();
+        check::<BothVanquished>();
+        check::<Replaced>();
+        check::<NoPieces>();
+        check::<Immobilized>();
+        check::<TwoPasses>();
+        check::<RoyalsFacing>();
+        check::<CapturesTo>();
+        check::<Colouring>();
+        check::<Drawing>();
+        // And every word-valued key of the table is one of them.
+        assert_eq!(super::super::schema::word_keys().len(), 21);
+    }
+}
