@@ -702,8 +702,6 @@ pub struct Ruleset {
     pub directions: Vec<(String, Vec<(i8, i8)>)>,
     /// Link tables of every vector the programs use.
     pub links: LinkTable,
-    /// Stone kinds any piece collects by landing.
-    pub collectable: Filter,
     /// The starting position.
     pub setup: Position,
     /// Placement rules.
@@ -719,47 +717,60 @@ pub struct Ruleset {
     pub extends: Option<String>,
     /// Warnings the loader found (problems that did not stop it), spans into the file.
     pub warnings: Vec<crate::core::Diagnostic>,
-    /// Hash keys.
-    pub zobrist: crate::compile::zobrist::Zobrist,
     /// Position-text fields after BOARD SIDE.
     pub fields: Vec<PositionField>,
     /// Castling moves.
     pub castlings: Vec<Castling>,
-    /// Whether any piece kind is royal.
-    pub has_royals: bool,
-    /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
-    /// piece's kind is looked at on every cell.
-    pub royal_kinds: u64,
-    /// Per occupant code ([`crate::core::Occupant::code`]): [`PIECE_WHITE`] or
-    /// [`PIECE_BLACK`] for a piece of that side, with [`PIECE_ROYAL`] when its kind is royal;
-    /// 0 for anything else. Read where every cell of the board is looked at.
-    pub piece_class: Vec<u8>,
-    /// The reach maps of the attack programs in one table (set by the loader).
-    pub attack_reach: crate::compile::AttackReach,
-    /// The movement programs as cell sets, where the board has at most 128 cells and holds
-    /// only pieces (no stones, no neutral pieces); set by the loader.
-    pub bit_moves: Option<crate::compile::bits::BitMoves>,
     /// Where a piece replaced by a change of kind goes.
     pub replaced: Replaced,
-    /// Cells where each side (outer) may place each stone kind (inner) by the placement
-    /// rules, filled by the loader from `placement`.
-    pub allowed: Vec<CellSet>,
-    /// The same per side and cell as a mask of stone kinds (bit `k` for kind `k`), where there
-    /// are at most 64 kinds (else empty): `side * cells + cell`.
-    pub allowed_kinds: Vec<u64>,
     /// The turn counter's resets and limit.
     pub clock: Clock,
     /// Repetition of positions, when the variant has a rule about it.
     pub repetition: Option<Repetition>,
-    /// Whether the position text carries the reserve in brackets after the board (some piece
-    /// kind is counted in the reserve).
-    pub has_reserve: bool,
     /// Drops from the hand, when the variant has them.
     pub drops: Option<Drops>,
     /// Neutral pieces, when the variant has them.
     pub neutral: Option<Neutral>,
     /// Exploding captures, when the variant has them.
     pub blast: Option<Blast>,
+    /// The engine tables derived from the rest ([`Ruleset::derive_tables`]), read through
+    /// its methods ([`Ruleset::zobrist`], [`Ruleset::piece_class`], …).
+    pub derived: Derived,
+}
+
+/// The engine tables derived from a declared game: hash keys, piece classes, attack reach,
+/// cell-set programs, placement tables. Built only by [`Ruleset::derive_tables`] (the loader
+/// calls it), so that they always agree with the declared rules; read through the
+/// [`Ruleset`] methods of the same names.
+#[derive(Debug, Clone, Default)]
+pub struct Derived {
+    /// Hash keys.
+    zobrist: crate::compile::zobrist::Zobrist,
+    /// Whether any piece kind is royal.
+    has_royals: bool,
+    /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
+    /// piece's kind is looked at on every cell.
+    royal_kinds: u64,
+    /// Per occupant code ([`crate::core::Occupant::code`]): [`PIECE_WHITE`] or
+    /// [`PIECE_BLACK`] for a piece of that side, with [`PIECE_ROYAL`] when its kind is royal;
+    /// 0 for anything else. Read where every cell of the board is looked at.
+    piece_class: Vec<u8>,
+    /// The reach maps of the attack programs in one table (set by the loader).
+    attack_reach: crate::compile::AttackReach,
+    /// The movement programs as cell sets, where the board has at most 128 cells and holds
+    /// only pieces (no stones, no neutral pieces); set by the loader.
+    bit_moves: Option<crate::compile::bits::BitMoves>,
+    /// Cells where each side (outer) may place each stone kind (inner) by the placement
+    /// rules, filled by the loader from `placement`.
+    allowed: Vec<CellSet>,
+    /// The same per side and cell as a mask of stone kinds (bit `k` for kind `k`), where there
+    /// are at most 64 kinds (else empty): `side * cells + cell`.
+    allowed_kinds: Vec<u64>,
+    /// Whether the position text carries the reserve in brackets after the board (some piece
+    /// kind is counted in the reserve).
+    has_reserve: bool,
+    /// Stone kinds any piece collects by landing.
+    collectable: Filter,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -770,10 +781,77 @@ pub const PIECE_BLACK: u8 = 2;
 pub const PIECE_ROYAL: u8 = 4;
 
 impl Ruleset {
+    /// Hash keys.
+    #[inline]
+    pub fn zobrist(&self) -> &crate::compile::zobrist::Zobrist {
+        &self.derived.zobrist
+    }
+
+    /// Whether any piece kind is royal.
+    #[inline]
+    pub fn has_royals(&self) -> bool {
+        self.derived.has_royals
+    }
+
+    /// The royal piece kinds, bit `k` for kind `k` (kinds are fewer than 32): read where a
+    /// piece's kind is looked at on every cell.
+    #[inline]
+    pub fn royal_kinds(&self) -> u64 {
+        self.derived.royal_kinds
+    }
+
+    /// Per occupant code ([`crate::core::Occupant::code`]): [`PIECE_WHITE`] or
+    /// [`PIECE_BLACK`] for a piece of that side, with [`PIECE_ROYAL`] when its kind is royal;
+    /// 0 for anything else. Read where every cell of the board is looked at.
+    #[inline]
+    pub fn piece_class(&self) -> &[u8] {
+        &self.derived.piece_class
+    }
+
+    /// The reach maps of the attack programs in one table (set by the loader).
+    #[inline]
+    pub fn attack_reach(&self) -> &crate::compile::AttackReach {
+        &self.derived.attack_reach
+    }
+
+    /// The movement programs as cell sets, where the board has at most 128 cells and holds
+    /// only pieces (no stones, no neutral pieces); set by the loader.
+    #[inline]
+    pub fn bit_moves(&self) -> Option<&crate::compile::bits::BitMoves> {
+        self.derived.bit_moves.as_ref()
+    }
+
+    /// Cells where each side (outer) may place each stone kind (inner) by the placement
+    /// rules, filled by the loader from `placement`.
+    #[inline]
+    pub fn allowed(&self) -> &[CellSet] {
+        &self.derived.allowed
+    }
+
+    /// The same per side and cell as a mask of stone kinds (bit `k` for kind `k`), where there
+    /// are at most 64 kinds (else empty): `side * cells + cell`.
+    #[inline]
+    pub fn allowed_kinds(&self) -> &[u64] {
+        &self.derived.allowed_kinds
+    }
+
+    /// Whether the position text carries the reserve in brackets after the board (some piece
+    /// kind is counted in the reserve).
+    #[inline]
+    pub fn has_reserve(&self) -> bool {
+        self.derived.has_reserve
+    }
+
+    /// Stone kinds any piece collects by landing.
+    #[inline]
+    pub fn collectable(&self) -> Filter {
+        self.derived.collectable
+    }
+
     /// Whether pieces of kind `k` are royal (see [`Ruleset::royal_kinds`]).
     #[inline]
     pub fn is_royal(&self, k: crate::core::PieceKindId) -> bool {
-        self.royal_kinds >> k.index() & 1 != 0
+        self.derived.royal_kinds >> k.index() & 1 != 0
     }
 
     /// A side's name in text output: `white`/`black`, or as the file names them.
@@ -954,6 +1032,7 @@ impl Ruleset {
     #[inline]
     pub fn stone_allowed(&self, side: Side, kind: StoneKindId, cell: Cell) -> bool {
         match self
+            .derived
             .allowed
             .get(side.index() * self.stones.len() + kind.index())
         {
@@ -978,13 +1057,13 @@ impl Ruleset {
             }
         }
         let pieces = &self.pieces;
-        self.has_royals = pieces.iter().any(|p| p.royal);
-        self.royal_kinds = pieces
+        self.derived.has_royals = pieces.iter().any(|p| p.royal);
+        self.derived.royal_kinds = pieces
             .iter()
             .enumerate()
             .filter(|(_, p)| p.royal)
             .fold(0u64, |m, (k, _)| m | 1 << k);
-        self.has_reserve = pieces.iter().any(|p| p.reserve.is_some());
+        self.derived.has_reserve = pieces.iter().any(|p| p.reserve.is_some());
         let mut piece_class = vec![0u8; 256];
         for (k, p) in pieces.iter().enumerate() {
             for (side, bit) in [(Side::White, PIECE_WHITE), (Side::Black, PIECE_BLACK)] {
@@ -992,13 +1071,13 @@ impl Ruleset {
                 piece_class[usize::from(code.code())] = bit | if p.royal { PIECE_ROYAL } else { 0 };
             }
         }
-        self.piece_class = piece_class;
-        self.attack_reach = crate::compile::AttackReach::new(
+        self.derived.piece_class = piece_class;
+        self.derived.attack_reach = crate::compile::AttackReach::new(
             pieces.iter().map(|p| &p.attacks),
             i32::try_from(topo.files()).unwrap_or(0),
             i32::try_from(topo.ranks()).unwrap_or(0),
         );
-        self.bit_moves = if self.stones.is_empty() && self.neutral.is_none() {
+        self.derived.bit_moves = if self.stones.is_empty() && self.neutral.is_none() {
             crate::compile::bits::BitMoves::new(
                 links,
                 topo.len(),
@@ -1008,7 +1087,7 @@ impl Ruleset {
         } else {
             None
         };
-        self.zobrist = crate::compile::zobrist::Zobrist::new(
+        self.derived.zobrist = crate::compile::zobrist::Zobrist::new(
             topo.len(),
             self.stones.len() + pieces.len(),
             self.castlings
@@ -1017,7 +1096,7 @@ impl Ruleset {
                 .max()
                 .unwrap_or(0),
         );
-        self.collectable = Filter(
+        self.derived.collectable = Filter(
             self.stones
                 .iter()
                 .enumerate()
@@ -1026,8 +1105,8 @@ impl Ruleset {
                     a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
                 }),
         );
-        self.allowed = self.placement_table();
-        self.allowed_kinds = self.allowed_masks();
+        self.derived.allowed = self.placement_table();
+        self.derived.allowed_kinds = self.allowed_masks();
     }
 
     /// For each side and stone kind, the cells the placement rules allow (what
@@ -1052,14 +1131,15 @@ impl Ruleset {
     /// [`Ruleset::allowed_kinds`]); `None` with more than 64 kinds.
     #[inline]
     pub fn allowed_mask(&self, side: Side, cell: Cell) -> Option<u64> {
-        self.allowed_kinds
+        self.derived
+            .allowed_kinds
             .get(side.index() * self.topo.len() + cell.index())
             .copied()
     }
 
     /// [`Ruleset::allowed_kinds`] from [`Ruleset::allowed`].
     pub fn allowed_masks(&self) -> Vec<u64> {
-        if self.stones.len() > 64 || self.allowed.len() != 2 * self.stones.len() {
+        if self.stones.len() > 64 || self.derived.allowed.len() != 2 * self.stones.len() {
             return Vec::new();
         }
         let mut out = Vec::with_capacity(2 * self.topo.len());
@@ -1068,7 +1148,7 @@ impl Ruleset {
                 let cell = Cell::new(c);
                 let mut m = 0u64;
                 for k in 0..self.stones.len() {
-                    if self.allowed[side.index() * self.stones.len() + k].contains(cell) {
+                    if self.derived.allowed[side.index() * self.stones.len() + k].contains(cell) {
                         m |= 1 << k;
                     }
                 }

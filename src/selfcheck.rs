@@ -93,7 +93,7 @@ pub fn position_text(rules: &Ruleset, text: &str) -> Result<(), String> {
         }
         let before = game.hash();
         game.play(t);
-        if game.hash() != rules.zobrist.hash(game.pos()) {
+        if game.hash() != rules.zobrist().hash(game.pos()) {
             return Err(format!(
                 "hash after `{mt}` in `{text}` is not the position's"
             ));

@@ -324,7 +324,7 @@ fn supplies(rules: &Ruleset, pos: &Position) -> String {
                 items.join(", ")
             ));
         }
-        if rules.has_reserve {
+        if rules.has_reserve() {
             let items: Vec<String> = rules
                 .pieces
                 .iter()

@@ -198,7 +198,7 @@ proptest! {
             let t = &turns[c % turns.len()];
             before.push((text::write_position(r, g.pos()), g.hash()));
             g.play(t);
-            prop_assert_eq!(g.hash(), r.zobrist.hash(g.pos()));
+            prop_assert_eq!(g.hash(), r.zobrist().hash(g.pos()));
             let written = text::write_position(r, g.pos());
             let read = text::parse_position(r, &written).unwrap();
             prop_assert_eq!(&read, g.pos());

@@ -91,7 +91,7 @@ fn same_options(r: &Ruleset, pos: &Position) {
         );
         // Plain programs in cell sets (`compile::bits`): the cells the interpreter's options
         // land on.
-        if let (Some(bits), Some((side, kind))) = (&r.bit_moves, pos.at(c).as_piece())
+        if let (Some(bits), Some((side, kind))) = (r.bit_moves(), pos.at(c).as_piece())
             && let Some(p) = bits.program(kind.index(), side)
         {
             let (mut occupied, mut enemy) = (0u128, 0u128);
@@ -283,14 +283,14 @@ proptest! {
 #[test]
 fn every_royal_variant_and_every_perft_position_is_checked() {
     for name in ROYAL {
-        assert!(rules(name).has_royals, "{name}");
+        assert!(rules(name).has_royals(), "{name}");
         for i in 0..starts(name).len() {
             playout(name, i, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
         }
     }
     // Every bundled variant is either here or has no royal piece.
     for (name, _) in BUNDLED {
-        assert!(ROYAL.contains(name) || !rules(name).has_royals, "{name}");
+        assert!(ROYAL.contains(name) || !rules(name).has_royals(), "{name}");
     }
 }
 
@@ -388,7 +388,7 @@ proptest! {
 #[test]
 fn plain_programs_take_the_cell_set_form_the_board_allows() {
     let r = cell_sets();
-    let b = r.bit_moves.as_ref().expect("118 cells, no stones");
+    let b = r.bit_moves().expect("118 cells, no stones");
     let forms = |id: &str, side: Side| {
         let k = r.pieces.iter().position(|p| p.id == id).unwrap();
         b.program(k, side)
@@ -408,11 +408,11 @@ fn plain_programs_take_the_cell_set_form_the_board_allows() {
     for (name, _) in BUNDLED {
         let r = rules(name);
         let allowed = r.topo.len() <= 128 && r.stones.is_empty() && r.neutral.is_none();
-        assert_eq!(r.bit_moves.is_some(), allowed, "{name}");
+        assert_eq!(r.bit_moves().is_some(), allowed, "{name}");
     }
-    assert!(rules("bollwerk178").bit_moves.is_none());
-    assert!(rules("chess").bit_moves.is_some());
-    assert!(rules("xiangqi").bit_moves.is_some());
+    assert!(rules("bollwerk178").bit_moves().is_none());
+    assert!(rules("chess").bit_moves().is_some());
+    assert!(rules("xiangqi").bit_moves().is_some());
 }
 
 fn cell_sets() -> &'static Ruleset {

@@ -41,3 +41,28 @@ fn a_rule_set_made_where_another_was_is_not_taken_for_it() {
     let copy = rules.clone();
     assert_ne!(copy.identity, rules.identity);
 }
+
+/// The derived tables are private to the rule set and built from its declared rules only by
+/// `derive_tables`: after a declared change, deriving again brings every one of them along.
+#[test]
+fn derived_tables_follow_the_declared_rules() {
+    let mut rules = Ruleset::load_named("chess").unwrap();
+    let queen = rules.pieces.iter().position(|p| p.letter == 'Q').unwrap();
+    assert!(rules.has_royals());
+    assert_eq!(rules.royal_kinds() >> queen & 1, 0);
+    assert!(
+        rules.bit_moves().is_some(),
+        "plain chess is counted in cell sets"
+    );
+    rules.pieces[queen].royal = true;
+    // Until they are derived again the tables still describe the game as loaded.
+    assert_eq!(rules.royal_kinds() >> queen & 1, 0);
+    rules.derive_tables();
+    assert_eq!(rules.royal_kinds() >> queen & 1, 1);
+    let white_queen =
+        bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(queen));
+    assert_eq!(
+        rules.piece_class()[usize::from(white_queen.code())],
+        bulwark::rules::PIECE_WHITE | bulwark::rules::PIECE_ROYAL
+    );
+}

@@ -47,7 +47,7 @@ fn playout_in(r: &Ruleset, start: &str, choices: &[usize]) {
         g.play(t);
         assert_eq!(
             g.hash(),
-            r.zobrist.hash(g.pos()),
+            r.zobrist().hash(g.pos()),
             "incremental hash after {}",
             text::turn_text(r, t)
         );

@@ -192,7 +192,7 @@ fn w5_reserve_feeds_changes_and_replaced_or_captured_pieces_leave_the_game() {
     // The reserve is part of the position: two positions that differ only in it differ.
     let a = text::parse_position(rules(), "4k5/10/10/10/10/10/10/10/10/4K5[S] w - - 0 1").unwrap();
     let b = text::parse_position(rules(), "4k5/10/10/10/10/10/10/10/10/4K5[] w - - 0 1").unwrap();
-    assert_ne!(rules().zobrist.hash(&a), rules().zobrist.hash(&b));
+    assert_ne!(rules().zobrist().hash(&a), rules().zobrist().hash(&b));
     // A King or Pawn is not kept in the reserve.
     assert!(text::parse_position(rules(), "4k5/10/10/10/10/10/10/10/10/4K5[P] w - - 0 1").is_err());
 }

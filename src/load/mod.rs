@@ -24,7 +24,7 @@ use toml::Spanned;
 pub use self::diagnostics::{LoadError, Problem, VariantErrors};
 pub use self::format::*;
 use crate::board::{Cell, CellSet, ClassedSet, Topology};
-use crate::compile::{self, CompileError, Compiler, Filter, Names, Program};
+use crate::compile::{self, CompileError, Compiler, Names, Program};
 use crate::core::{BySide, Code, Diagnostic, Severity, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::dsl;
@@ -677,28 +677,19 @@ impl Loader<'_> {
             pieces,
             directions,
             links,
-            collectable: Filter::NONE,
             setup: Position::empty(0, Vec::new()),
             placement,
             end,
             turn,
-            zobrist: crate::compile::zobrist::Zobrist::default(),
             fields,
             castlings,
-            has_royals: false,
-            royal_kinds: 0,
-            piece_class: Vec::new(),
-            attack_reach: crate::compile::AttackReach::default(),
-            bit_moves: None,
             replaced,
             clock,
             repetition,
-            has_reserve: false,
             drops,
             neutral,
             blast,
-            allowed: Vec::new(),
-            allowed_kinds: Vec::new(),
+            derived: crate::rules::Derived::default(),
         };
         rules.derive_tables();
         rules.setup = self.setup(&def, &rules)?;

@@ -88,7 +88,7 @@ pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable>
             stones: pos.supplies[Side::White].len(),
         });
     }
-    if rules.has_royals {
+    if rules.has_royals() {
         for side in Side::BOTH {
             let at: Vec<Cell> = topo
                 .cells()

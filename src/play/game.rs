@@ -52,7 +52,7 @@ impl<'r> Game<'r> {
     /// A game from a position, if the position can be played (see [`check_position`]).
     pub fn new(rules: &'r Ruleset, pos: Position) -> Result<Game<'r>, Unplayable> {
         check_position(rules, &pos)?;
-        let hash = rules.zobrist.hash(&pos);
+        let hash = rules.zobrist().hash(&pos);
         Ok(Game {
             rules,
             pos,
@@ -219,7 +219,7 @@ impl<'r> Game<'r> {
 
     /// Whether the side to move has a royal piece under attack.
     pub fn in_check(&mut self) -> bool {
-        self.rules.has_royals
+        self.rules.has_royals()
             && !self
                 .generator
                 .royals_safe(self.rules, &self.pos, self.pos.side)
@@ -241,7 +241,7 @@ impl<'r> Game<'r> {
             passes: self.pos.passes,
             hash: self.hash,
         };
-        let z = &self.rules.zobrist;
+        let z = &self.rules.zobrist();
         let mut hash = self.hash;
         apply_turn(
             self.rules,
@@ -459,7 +459,7 @@ fn hash_after(
     t: &TurnView<'_>,
     scratch: &mut Position,
 ) -> u64 {
-    let z = &rules.zobrist;
+    let z = &rules.zobrist();
     scratch.clone_from(pos);
     let mut h = hash;
     apply_turn(rules, scratch, t, |c, old, new| {

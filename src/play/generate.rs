@@ -162,7 +162,7 @@ impl Core {
         let to = rules.topo.offset_key(cell);
         among.iter().any(|&c| {
             matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
-                && rules.attack_reach.could_capture(k, s, rules.topo.offset_key(c), to))
+                && rules.attack_reach().could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, board, c, cell)
         })
     }
@@ -263,7 +263,7 @@ impl Core {
         let shared = Shared {
             quiet,
             // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
-            sets: match (quiet, &rules.bit_moves) {
+            sets: match (quiet, rules.bit_moves()) {
                 (Some(q), Some(b)) if self.vm.plain_allowed() => {
                     Some((b, board_sets(q, own, foes)))
                 }
@@ -709,7 +709,7 @@ impl Core {
         at: Cell,
         now: PieceKindId,
     ) -> Option<usize> {
-        if rules.allowed_kinds.is_empty() || 2 * rules.stones.len() > GROUPS {
+        if rules.allowed_kinds().is_empty() || 2 * rules.stones.len() > GROUPS {
             return None;
         }
         let side = pos.side;
@@ -1172,7 +1172,7 @@ impl Generator {
     pub fn count(&mut self, rules: &Ruleset, pos: &Position) -> Result<usize, Outcome> {
         let t = &rules.turn;
         let unfiltered = !(t.capture_compulsory || t.most_captures);
-        self.core.count_only = unfiltered && !rules.has_royals;
+        self.core.count_only = unfiltered && !rules.has_royals();
         self.core.counting = unfiltered && !self.exhaustive;
         let r = self.turns(rules, pos, |_| {});
         self.core.count_only = false;
@@ -1322,7 +1322,7 @@ impl Generator {
         let mut seen = 0u8;
         let mut royal_seen = 0u8;
         let mut add = |i: usize, o: Occupant| {
-            let class = rules.piece_class[usize::from(o.code())];
+            let class = rules.piece_class()[usize::from(o.code())];
             let c = Cell::new(i);
             seen |= class;
             royal_seen |= if class & PIECE_ROYAL != 0 { class } else { 0 };
@@ -1376,7 +1376,7 @@ impl Generator {
         if let Some(o) = static_outcome_given(rules, pos, census.royal_sides, census.pieces) {
             return Err(o);
         }
-        if rules.has_royals {
+        if rules.has_royals() {
             self.turns_keeping_royals_safe(rules, pos, census, &mut f)
         } else {
             self.turns_without_royals(rules, pos, &mut f)

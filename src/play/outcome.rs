@@ -219,8 +219,8 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
 
 /// Which sides have a royal piece on the board (both, when the rules have none).
 fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
-    let mut has = BySide::new(!rules.has_royals, !rules.has_royals);
-    if rules.has_royals {
+    let mut has = BySide::new(!rules.has_royals(), !rules.has_royals());
+    if rules.has_royals() {
         for o in &pos.cells {
             if let Some((s, k)) = o.as_piece()
                 && rules.is_royal(k)
@@ -429,7 +429,7 @@ pub(crate) fn static_outcome_given(
             }
         }
     }
-    if rules.has_royals {
+    if rules.has_royals() {
         for side in [pos.side, mover] {
             // A side that plays without a royal piece never loses one.
             if !royal_sides[side] && !rules.without_royal[side] {

@@ -413,7 +413,7 @@ impl Searcher {
 
     /// Whether the side to move (just moved against) has a royal piece attacked.
     fn gives_check(game: &mut Game<'_>) -> bool {
-        game.rules.has_royals && game.in_check()
+        game.rules.has_royals() && game.in_check()
     }
 
     fn outcome_score(o: &Outcome, game: &Game<'_>, ply: u32) -> i32 {

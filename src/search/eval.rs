@@ -322,7 +322,7 @@ impl Evaluator {
             };
             score[si] += (shelter * phase + freedom * (256 - phase)) / 256;
         }
-        if rules.has_reserve {
+        if rules.has_reserve() {
             for (si, side) in Side::BOTH.into_iter().enumerate() {
                 for k in 0..rules.pieces.len() {
                     let n = pos.supplies[side]

@@ -142,7 +142,7 @@ fn read_position(rules: &Ruleset, text: &str) -> Result<Position, PositionError>
             range: None,
         });
     };
-    let board = match (rules.has_reserve, board.find('[')) {
+    let board = match (rules.has_reserve(), board.find('[')) {
         (true, Some(i)) => {
             read_reserve(rules, &mut pos, &board[i..], board_at + i)?;
             &board[..i]
@@ -825,7 +825,7 @@ pub fn write_position(rules: &Ruleset, pos: &Position) -> String {
             out.push('/');
         }
     }
-    if rules.has_reserve {
+    if rules.has_reserve() {
         out.push('[');
         for side in Side::BOTH {
             for (k, p) in rules.pieces.iter().enumerate() {

@@ -570,7 +570,7 @@ fn ending_words(rules: &Ruleset, end: &mut Vec<String>) {
     if rules.end.immobilized_loses {
         end.push("a side that starts its turn unable to move a piece loses".into());
     }
-    if rules.has_royals {
+    if rules.has_royals() {
         let royals: Vec<String> = rules
             .pieces
             .iter()
@@ -584,7 +584,7 @@ fn ending_words(rules: &Ruleset, end: &mut Vec<String>) {
             verdict(rules.end.stalemate.unwrap_or(Verdict::Draw))
         ));
     }
-    if !rules.has_royals {
+    if !rules.has_royals() {
         end.push("a side with no legal turn loses".into());
     }
     let history_verdict = |v: EndVerdict| match v {

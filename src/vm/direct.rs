@@ -56,7 +56,7 @@ impl<'a> Direct<'a> {
             links: &rules.links,
             regions: &rules.regions,
             cells: &pos.cells,
-            collectable: rules.collectable,
+            collectable: rules.collectable(),
             side,
             origin,
             vacated,

@@ -360,7 +360,7 @@ impl Machine {
         };
         // Out of the legs' geometric reach: no run needed.
         if !self.general_only
-            && !rules.attack_reach.could_capture(
+            && !rules.attack_reach().could_capture(
                 kind,
                 side,
                 rules.topo.offset_key(from),
@@ -453,7 +453,7 @@ impl Machine {
             prog,
             links: &rules.links,
             regions: &rules.regions,
-            collectable: rules.collectable,
+            collectable: rules.collectable(),
             side,
             mode,
             origin: from,

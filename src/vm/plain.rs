@@ -44,7 +44,7 @@ pub(super) fn plain_attack_cell(
     let (df, dr) = (tf - ff, tr - fr);
     let captures = |l: &LegCode| {
         matches!(
-            landing(l, side, pos.cells[target.index()], rules.collectable),
+            landing(l, side, pos.cells[target.index()], rules.collectable()),
             Some((true, _))
         )
     };
@@ -195,7 +195,7 @@ impl Machine {
             self.next_epoch(pos.cells.len());
         }
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
-            if let Some((captured, fx)) = landing(l, side, occ, rules.collectable)
+            if let Some((captured, fx)) = landing(l, side, occ, rules.collectable())
                 && (!repeats || self.stamp[t.index()] != self.epoch)
             {
                 if repeats {
@@ -220,7 +220,7 @@ impl Machine {
         occ: Occupant,
         capleg: bool,
     ) {
-        let Some((captured, fx)) = landing(l, side, occ, rules.collectable) else {
+        let Some((captured, fx)) = landing(l, side, occ, rules.collectable()) else {
             return;
         };
         if self.stamp[t.index()] == self.epoch {
