@@ -14,7 +14,61 @@ use crate::play::{Game, Turn};
 use crate::position::Position;
 use crate::rules::Ruleset;
 
-use super::{parse_position, parse_turn, turn_text, write_position};
+use super::{MoveError, PositionError, parse_position, parse_turn, turn_text, write_position};
+
+/// A record that could not be read or replayed, naming its line or turn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// A line that is not `key: value`.
+    #[error("line {line}: expected `key: value` (variant, start, turns, position, result)")]
+    NotKeyValue {
+        /// Its number, from 1.
+        line: usize,
+    },
+    /// A key a record does not have.
+    #[error(
+        "line {line}: unknown key `{key}` (a record has variant, start, turns, position, result)"
+    )]
+    UnknownKey {
+        /// Its number, from 1.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A key given twice.
+    #[error("line {line}: `{key}` a second time")]
+    Twice {
+        /// The line of the second, from 1.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A line the record must have and has not.
+    #[error("the record has no `{0}:` line")]
+    Missing(&'static str),
+    /// The start position does not read.
+    #[error("start: {0}")]
+    Start(PositionError),
+    /// The start position reads but cannot be played (why, in the variant's words).
+    #[error("start: the position cannot be played: {0}")]
+    Unplayable(String),
+    /// More turns than a history may hold.
+    #[error("the record has {turns} turns; the most is {max}")]
+    TooLong {
+        /// How many it has.
+        turns: usize,
+        /// The most allowed ([`crate::play::MAX_HISTORY_TURNS`]).
+        max: usize,
+    },
+    /// A turn that is not legal where it stands.
+    #[error("turn {number}: {error}")]
+    Turn {
+        /// Its number, from 1.
+        number: usize,
+        /// Why.
+        error: MoveError,
+    },
+}
 
 /// A record as read: the lines it must have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +113,7 @@ pub fn write_record(
 
 /// Reads a record: `variant`, `start` and `turns` lines (in any order; comments and other
 /// keys ignored). What is missing or doubled is named with its line.
-pub fn parse_record(text: &str) -> Result<Record, String> {
+pub fn parse_record(text: &str) -> Result<Record, RecordError> {
     let (mut variant, mut start, mut turns) = (None, None, None);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -67,10 +121,7 @@ pub fn parse_record(text: &str) -> Result<Record, String> {
             continue;
         }
         let Some((key, value)) = line.split_once(':') else {
-            return Err(format!(
-                "line {}: expected `key: value` (variant, start, turns, position, result)",
-                i + 1
-            ));
+            return Err(RecordError::NotKeyValue { line: i + 1 });
         };
         let slot = match key.trim() {
             "variant" => &mut variant,
@@ -78,18 +129,21 @@ pub fn parse_record(text: &str) -> Result<Record, String> {
             "turns" => &mut turns,
             "position" | "result" => continue,
             other => {
-                return Err(format!(
-                    "line {}: unknown key `{other}` (a record has variant, start, turns, position, result)",
-                    i + 1
-                ));
+                return Err(RecordError::UnknownKey {
+                    line: i + 1,
+                    key: other.to_string(),
+                });
             }
         };
         if slot.is_some() {
-            return Err(format!("line {}: `{}` a second time", i + 1, key.trim()));
+            return Err(RecordError::Twice {
+                line: i + 1,
+                key: key.trim().to_string(),
+            });
         }
         *slot = Some(value.trim().to_string());
     }
-    let missing = |what: &str| format!("the record has no `{what}:` line");
+    let missing = RecordError::Missing;
     Ok(Record {
         variant: variant.ok_or_else(|| missing("variant"))?,
         start: start.ok_or_else(|| missing("start"))?,
@@ -103,19 +157,20 @@ pub fn parse_record(text: &str) -> Result<Record, String> {
 
 /// Replays a record under `rules`: the game after its turns. A start that does not read, or
 /// a turn that is not legal, is named (the turn by its number, from 1).
-pub fn replay_record<'r>(rules: &'r Ruleset, record: &Record) -> Result<Game<'r>, String> {
-    let start = parse_position(rules, &record.start).map_err(|e| format!("start: {e}"))?;
-    let mut game = Game::new(rules, start)
-        .map_err(|u| format!("start: the position cannot be played: {}", u.text(rules)))?;
+pub fn replay_record<'r>(rules: &'r Ruleset, record: &Record) -> Result<Game<'r>, RecordError> {
+    let start = parse_position(rules, &record.start).map_err(RecordError::Start)?;
+    let mut game = Game::new(rules, start).map_err(|u| RecordError::Unplayable(u.text(rules)))?;
     if record.turns.len() > crate::play::MAX_HISTORY_TURNS {
-        return Err(format!(
-            "the record has {} turns; the most is {}",
-            record.turns.len(),
-            crate::play::MAX_HISTORY_TURNS
-        ));
+        return Err(RecordError::TooLong {
+            turns: record.turns.len(),
+            max: crate::play::MAX_HISTORY_TURNS,
+        });
     }
     for (i, t) in record.turns.iter().enumerate() {
-        let turn = parse_turn(&mut game, t).map_err(|e| format!("turn {}: {e}", i + 1))?;
+        let turn = parse_turn(&mut game, t).map_err(|error| RecordError::Turn {
+            number: i + 1,
+            error,
+        })?;
         game.play(&turn);
     }
     Ok(game)
@@ -152,24 +207,29 @@ mod tests {
         let rules = Ruleset::load_named("chess").unwrap();
         assert_eq!(
             parse_record("variant: chess\nstart: x\n").unwrap_err(),
+            RecordError::Missing("turns")
+        );
+        assert_eq!(
+            parse_record("variant: chess\nstart: x\n")
+                .unwrap_err()
+                .to_string(),
             "the record has no `turns:` line"
         );
-        assert!(
-            parse_record("variant: chess\nnonsense\n")
-                .unwrap_err()
-                .starts_with("line 2:")
+        assert_eq!(
+            parse_record("variant: chess\nnonsense\n").unwrap_err(),
+            RecordError::NotKeyValue { line: 2 }
         );
+        assert!(matches!(
+            parse_record("variant: chess\nvariant: chess\n"),
+            Err(RecordError::Twice { line: 2, .. })
+        ));
         let r = parse_record(&format!(
             "variant: chess\nstart: {}\nturns: e2-e4 e2-e4\n",
             write_position(&rules, &rules.setup)
         ))
         .unwrap();
-        assert!(
-            replay_record(&rules, &r)
-                .unwrap_err()
-                .starts_with("turn 2:"),
-            "{}",
-            replay_record(&rules, &r).unwrap_err()
-        );
+        let e = replay_record(&rules, &r).unwrap_err();
+        assert!(matches!(e, RecordError::Turn { number: 2, .. }), "{e}");
+        assert!(e.to_string().starts_with("turn 2: `e2-e4`: "), "{e}");
     }
 }
