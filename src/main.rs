@@ -317,13 +317,15 @@ fn player(s: &str) -> Result<Seat, String> {
     if s == "human" {
         Ok(Seat(None))
     } else {
-        AgentSpec::parse(s).map(|a| Seat(Some(a)))
+        AgentSpec::parse(s)
+            .map(|a| Seat(Some(a)))
+            .map_err(|e| e.to_string())
     }
 }
 
 /// An agent.
 fn agent(s: &str) -> Result<AgentSpec, String> {
-    AgentSpec::parse(s)
+    AgentSpec::parse(s).map_err(|e| e.to_string())
 }
 
 /// `I/N`: this shard of how many.

@@ -41,6 +41,20 @@ fn agents_and_budgets_are_read_as_written() {
     ] {
         assert!(p(bad).is_err(), "{bad}");
     }
+    assert_eq!(
+        p("alphabeta"),
+        Err(bulwark::search::AgentError::UnknownAgent(
+            "alphabeta".into()
+        ))
+    );
+    assert_eq!(
+        p("search:0"),
+        Err(bulwark::search::AgentError::BadBudget("0".into()))
+    );
+    assert_eq!(
+        p("random:10"),
+        Err(bulwark::search::AgentError::NoBudget("10".into()))
+    );
     for s in ["random", "search:200ms", "search:5000n", "mcts:2000"] {
         assert_eq!(p(&p(s).unwrap().text()).unwrap(), p(s).unwrap(), "{s}");
     }

@@ -52,6 +52,22 @@ pub struct AgentSpec {
     pub budget: Budget,
 }
 
+/// Agent text that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// A name that is not an agent.
+    #[error(
+        "`{0}` is not an agent: write random, search or mcts, with an optional budget (search:200, mcts:2000)"
+    )]
+    UnknownAgent(String),
+    /// A budget that is not a positive number.
+    #[error("`{0}` is not a budget: write a positive number")]
+    BadBudget(String),
+    /// A budget given to the agent that takes none.
+    #[error("`random:{0}`: the random agent takes no budget")]
+    NoBudget(String),
+}
+
 /// The default budget of `search`: nodes, so that games replay from their seed.
 pub const DEFAULT_SEARCH_NODES: u64 = 20_000;
 /// The default budget of `mcts`.
@@ -59,7 +75,7 @@ pub const DEFAULT_PLAYOUTS: u64 = 500;
 
 impl AgentSpec {
     /// Reads an agent from its text.
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+    pub fn parse(text: &str) -> Result<AgentSpec, AgentError> {
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
             None => (text, None),
@@ -68,21 +84,17 @@ impl AgentSpec {
             "random" => AgentKind::Random,
             "search" | "computer" => AgentKind::Search,
             "mcts" => AgentKind::Mcts,
-            other => {
-                return Err(format!(
-                    "`{other}` is not an agent: write random, search or mcts, with an optional budget (search:200, mcts:2000)"
-                ));
-            }
+            other => return Err(AgentError::UnknownAgent(other.to_string())),
         };
-        let number = |s: &str| -> Result<u64, String> {
+        let number = |s: &str| -> Result<u64, AgentError> {
             s.parse::<u64>()
                 .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("`{s}` is not a budget: write a positive number"))
+                .ok_or_else(|| AgentError::BadBudget(s.to_string()))
         };
         let budget = match (kind, budget) {
             (_, Some(b)) if kind == AgentKind::Random => {
-                return Err(format!("`random:{b}`: the random agent takes no budget"));
+                return Err(AgentError::NoBudget(b.to_string()));
             }
             (AgentKind::Search | AgentKind::Random, None) => Budget::Nodes(DEFAULT_SEARCH_NODES),
             (AgentKind::Mcts, None) => Budget::Playouts(DEFAULT_PLAYOUTS),

@@ -394,8 +394,8 @@ impl Session {
 
     /// The computer plays the side to move; returns the turn's text.
     pub fn computer(&mut self, agent: Option<&str>) -> Result<String, ApiError> {
-        let spec =
-            AgentSpec::parse(agent.unwrap_or(DEFAULT_AGENT)).map_err(|e| ApiError::new(400, e))?;
+        let spec = AgentSpec::parse(agent.unwrap_or(DEFAULT_AGENT))
+            .map_err(|e| ApiError::new(400, e.to_string()))?;
         let spec = AgentSpec {
             budget: match spec.budget {
                 Budget::Millis(n) => Budget::Millis(n.min(MAX_MILLIS)),
