@@ -36,6 +36,37 @@ impl Board for Path<'_> {
     }
 }
 
+/// Where a run of the general interpreter stands: the op it runs next, the cell its path is
+/// on, whether the path's last leg ended on an occupant (`term`), that landing's stone
+/// effect, and whether a capturing leg led here (`capleg`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct At {
+    pub(super) pc: usize,
+    pub(super) cur: Cell,
+    pub(super) term: bool,
+    pub(super) fx: StoneEffect,
+    pub(super) capleg: bool,
+}
+
+impl At {
+    /// The same state at op `pc`.
+    #[inline]
+    pub(super) fn to(self, pc: usize) -> At {
+        At { pc, ..self }
+    }
+
+    /// The start of a program on `from`.
+    pub(super) fn start(from: Cell) -> At {
+        At {
+            pc: 0,
+            cur: from,
+            term: false,
+            fx: StoneEffect::None,
+            capleg: false,
+        }
+    }
+}
+
 impl Machine {
     pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
         let n = pos.cells.len();
@@ -100,20 +131,17 @@ impl Machine {
         self.found || self.halt
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn run(
-        &mut self,
-        cx: &Ctx<'_>,
-        out: &mut Options,
-        mut pc: usize,
-        cur: Cell,
-        term: bool,
-        fx: StoneEffect,
-        capleg: bool,
-    ) {
+    pub(super) fn run(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) {
+        let At {
+            mut pc,
+            cur,
+            term,
+            fx,
+            capleg,
+        } = at;
         if self.walking {
             let id = self.walk_id;
-            let key = self.walk_state(pc, cur, term, fx, capleg);
+            let key = self.walk_state(at);
             if self.seen.insert(key, id) == Some(id) {
                 return;
             }
@@ -140,7 +168,7 @@ impl Machine {
                 }
                 Op::Greedy(a, b, m) if !self.walking => {
                     let before = self.marks[m as usize];
-                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    self.run(cx, out, at.to(a as usize));
                     if self.stopping() || self.marks[m as usize] != before {
                         return;
                     }
@@ -148,7 +176,7 @@ impl Machine {
                 }
                 // A walk explores a superset of the paths, so a maximal repetition both ways.
                 Op::Split(a, b) | Op::Greedy(a, b, _) => {
-                    self.run(cx, out, a as usize, cur, term, fx, capleg);
+                    self.run(cx, out, at.to(a as usize));
                     if self.stopping() {
                         return;
                     }
@@ -276,19 +304,26 @@ impl Machine {
             self.caps.push(t);
         }
         let capleg = l.can_capture();
+        let next = next.map(|pc| At {
+            pc,
+            cur: t,
+            term,
+            fx,
+            capleg,
+        });
         match next {
             None => self.accept(cx, out, t, fx, capleg),
-            Some(pc) if self.walking => {
+            Some(at) if self.walking => {
                 // A walk may come back to its own cells; `seen` keeps it finite.
                 if self.walk_depth >= WALK_DEPTH {
                     self.halt = true;
                 } else {
                     self.walk_depth += 1;
-                    self.run(cx, out, pc, t, term, fx, capleg);
+                    self.run(cx, out, at);
                     self.walk_depth -= 1;
                 }
             }
-            Some(pc) => {
+            Some(at) => {
                 let was = self.visited[t.index()];
                 // Captured pieces stay far below `u32::MAX` (see `accept`).
                 #[allow(clippy::cast_possible_truncation)]
@@ -303,8 +338,8 @@ impl Machine {
                         Pruning::Always => true,
                         Pruning::Never => false,
                     };
-                if !prune || !self.hopeless(cx, out, pc, t, term, fx, capleg) {
-                    self.run(cx, out, pc, t, term, fx, capleg);
+                if !prune || !self.hopeless(cx, out, at) {
+                    self.run(cx, out, at);
                 }
                 self.visited[t.index()] = was;
             }

@@ -461,7 +461,7 @@ impl Machine {
             revisit: rules.turn.revisit_after_capture,
             home: rules.turn.home_after_capture,
         };
-        self.run(&cx, out, 0, from, false, StoneEffect::None, false);
+        self.run(&cx, out, general::At::start(from));
         if self.work > ORDINARY_RUN {
             self.charge_excess();
         }

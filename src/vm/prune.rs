@@ -1,47 +1,30 @@
 //! The pruning walk: a chain state whose every reachable result is already known is not
 //! explored (see [`Machine`]).
 
-use super::{Ctx, Goal, Machine, Mode, Options, StoneEffect};
+use super::general::At;
+use super::{Ctx, Goal, Machine, Mode, Options};
 use crate::board::Cell;
 
 /// How deep a pruning walk may recurse before it gives up (and the state is explored as usual).
 pub(super) const WALK_DEPTH: u32 = 2_000;
 
-/// A state of a pruning walk: program counter, cell, whether the path ended on an occupant,
-/// the stone effect, whether a capturing leg led here, and the sorted captured cells.
-pub(super) type WalkState = (usize, Cell, bool, StoneEffect, bool, Vec<Cell>);
+/// A state of a pruning walk: where the run stands ([`At`]) and the sorted captured cells.
+pub(super) type WalkState = (At, Vec<Cell>);
 
 impl Machine {
     /// The state a walk is keyed by: the op, the cell, the flags and the captured cells
     /// (sorted, so the order they were taken in does not matter).
-    pub(super) fn walk_state(
-        &self,
-        pc: usize,
-        cur: Cell,
-        term: bool,
-        fx: StoneEffect,
-        capleg: bool,
-    ) -> WalkState {
+    pub(super) fn walk_state(&self, at: At) -> WalkState {
         let mut caps = self.caps.clone();
         caps.sort_unstable();
-        (pc, cur, term, fx, capleg, caps)
+        (at, caps)
     }
 
     /// Whether exploring the state can add nothing (see [`Machine::saturated`]): first asked
     /// of a walk that ignores the visited cells (its answer holds for every later arrival at
     /// the same state, so it is remembered), then of one that respects them.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn hopeless(
-        &mut self,
-        cx: &Ctx<'_>,
-        out: &mut Options,
-        pc: usize,
-        cur: Cell,
-        term: bool,
-        fx: StoneEffect,
-        capleg: bool,
-    ) -> bool {
-        let key = self.walk_state(pc, cur, term, fx, capleg);
+    pub(super) fn hopeless(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) -> bool {
+        let key = self.walk_state(at);
         if self.dead.contains(&key) {
             return true;
         }
@@ -52,7 +35,7 @@ impl Machine {
         };
         if self.open.get(&key) != Some(&results) {
             self.free = true;
-            let dead = self.saturated(cx, out, pc, cur, term, fx, capleg);
+            let dead = self.saturated(cx, out, at);
             self.free = false;
             if dead {
                 self.dead.insert(key);
@@ -60,24 +43,14 @@ impl Machine {
             }
             self.open.insert(key, results);
         }
-        self.saturated(cx, out, pc, cur, term, fx, capleg)
+        self.saturated(cx, out, at)
     }
 
-    /// Whether exploring the state (`pc` on `cur`, the current board and visited cells) can
+    /// Whether exploring the state (`at`, with the current board and visited cells) can
     /// add nothing: a walk from it that ignores its own revisits (so it reaches every result a
     /// real path could, and maybe more) finds only results already known. Found by running the
     /// program in walking mode, which stops at the first unknown result.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn saturated(
-        &mut self,
-        cx: &Ctx<'_>,
-        out: &mut Options,
-        pc: usize,
-        cur: Cell,
-        term: bool,
-        fx: StoneEffect,
-        capleg: bool,
-    ) -> bool {
+    pub(super) fn saturated(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) -> bool {
         self.walking = true;
         self.walk_depth = 0;
         self.walk_id = self.walk_id.wrapping_add(1);
@@ -85,7 +58,7 @@ impl Machine {
             self.seen.clear();
             self.walk_id = 1;
         }
-        self.run(cx, out, pc, cur, term, fx, capleg);
+        self.run(cx, out, at);
         self.walking = false;
         let budget_spent = self.work > self.limit || self.stopped.is_some();
         let open = self.halt;
