@@ -517,13 +517,18 @@ fn prescan(text: &str) -> Option<SyntaxError> {
         .map(|(j, o)| at(j, 1, format!("this `{o}` is never closed")))
 }
 
+/// pest keeps whether its errors track literal tokens as one switch for the whole process
+/// (it has no option per parse): it is turned on once, at the first definition parsed, and
+/// never off.
+static ERROR_DETAIL: std::sync::Once = std::sync::Once::new();
+
 /// Parses definition text.
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     if let Some(e) = too_deep(text) {
         return Err(e);
     }
     // Track literal tokens too, so that errors can name the `,` or `)` that was expected.
-    pest::set_error_detail(true);
+    ERROR_DETAIL.call_once(|| pest::set_error_detail(true));
     let mut pairs = PieceParser::parse(Rule::definition, text).map_err(|e| {
         let mut span = match e.location {
             pest::error::InputLocation::Pos(p) => Span {
