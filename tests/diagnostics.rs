@@ -103,6 +103,7 @@ broken!(board_colouring, ["board"]);
 broken!(bad_direction, ["direction"]);
 broken!(stone_fields, ["stone_supply", "stone_class"]);
 broken!(unknown_stone_kind, ["unknown_stone"]);
+broken!(placement_only_stone, ["unknown_stone"]);
 broken!(too_many_stones, ["stones"]);
 broken!(
     too_many_pieces,

@@ -652,19 +652,11 @@ impl Loader<'_> {
         }
         for o in &def.placement.only {
             let r = self.region_ref(&o.region, regions);
-            let mut kinds = Vec::new();
-            for s in &o.stones {
-                match stones.iter().position(|k| k == s.get_ref()) {
-                    Some(i) => kinds.push(StoneKindId::new(i)),
-                    None => self.problem(
-                        Code::UnknownStone,
-                        span_of(s),
-                        format!("unknown stone kind `{}`", s.get_ref()),
-                        "not a stone",
-                        format!("known: {}", stones.join(", ")),
-                    ),
-                }
-            }
+            let kinds: Vec<StoneKindId> = self
+                .kind_list(&o.stones, stones, "stone")
+                .into_iter()
+                .map(StoneKindId::new)
+                .collect();
             if let Some((w, r)) = r {
                 p.only.push((w, r, kinds));
             }
