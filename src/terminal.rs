@@ -352,9 +352,9 @@ fn list_moves(
     if cell.is_empty() {
         let mut by_cell: Vec<(bulwark::Cell, usize)> = Vec::new();
         for t in turns {
-            match by_cell.iter_mut().find(|(c, _)| *c == t.from) {
+            match by_cell.iter_mut().find(|(c, _)| *c == t.from()) {
                 Some((_, n)) => *n += 1,
-                None => by_cell.push((t.from, 1)),
+                None => by_cell.push((t.from(), 1)),
             }
         }
         by_cell.sort();
@@ -369,7 +369,7 @@ fn list_moves(
         Ok(c) => {
             let texts: Vec<String> = turns
                 .iter()
-                .filter(|t| t.from == c)
+                .filter(|t| t.from() == c)
                 .map(|t| text::turn_text(rules, t))
                 .collect();
             if texts.is_empty() {

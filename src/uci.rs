@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::load::{BUNDLED, BundledCopy, LoadOptions};
-use crate::play::{Action, Game, Turn};
+use crate::play::{Game, Then, Turn};
 use crate::position::Position;
 use crate::rules::{LetterMark, Ruleset};
 use crate::search::{Evaluator, Limits, Progress, Score, Searcher};
@@ -61,22 +61,26 @@ pub fn uci_move(rules: &Ruleset, t: &Turn, all: &[Turn], chess960: bool) -> Stri
 /// The UCI form of a turn, if it has one (a movement, a change of kind or a drop).
 fn uci_form(rules: &Ruleset, t: &Turn, chess960: bool) -> Option<String> {
     let name = |c| rules.topo.name(c);
-    match &t.action {
-        Action::Drop(k) => {
+    match t {
+        Turn::Drop { cell, kind } => {
             return Some(format!(
                 "{}@{}",
-                rules.pieces[k.index()].letter,
-                name(t.from)
+                rules.pieces[kind.index()].letter,
+                name(*cell)
             ));
         }
         // A pass is the passing piece's cell twice, as Fairy-Stockfish writes it.
-        Action::Pass => return Some(format!("{}{}", name(t.from), name(t.from))),
-        Action::None => {}
-        Action::Place(_) | Action::Remove(_) => return None,
+        Turn::Pass { from } => return Some(format!("{}{}", name(*from), name(*from))),
+        Turn::Move {
+            then: Then::Nothing,
+            ..
+        }
+        | Turn::Castle { .. } => {}
+        Turn::Move { .. } | Turn::Place { .. } | Turn::Remove { .. } => return None,
     }
-    let to = t.to?;
-    let mut s = name(t.from);
-    if let Some(i) = t.castle
+    let to = t.to()?;
+    let mut s = name(t.from());
+    if let Some(i) = t.castle()
         && chess960
         && let Some(&(partner, _)) = rules
             .castlings
@@ -87,7 +91,7 @@ fn uci_form(rules: &Ruleset, t: &Turn, chess960: bool) -> Option<String> {
         return Some(s);
     }
     s.push_str(&name(to));
-    if let Some(k) = t.promote {
+    if let Some(k) = t.promote() {
         // Shogi's promotions are written `+`, as Fairy-Stockfish writes them.
         let p = &rules.pieces[k.index()];
         s.push(if p.mark == LetterMark::Plus {
@@ -621,7 +625,7 @@ fn find_turn(game: &mut Game<'_>, text: &str, chess960: bool) -> Result<Turn, St
     // on: GUIs differ.
     if let Some(t) = all
         .iter()
-        .find(|t| t.castle.is_some() && uci_form(rules, t, !chess960).as_deref() == Some(text))
+        .find(|t| t.castle().is_some() && uci_form(rules, t, !chess960).as_deref() == Some(text))
     {
         return Ok(t.clone());
     }

@@ -206,7 +206,7 @@ fn playout(name: &str, start: usize, choices: &[usize]) {
             break;
         };
         // Captures first half of the time: more tactics, more pins and checks.
-        let captures: Vec<&Turn> = turns.iter().filter(|t| !t.captures.is_empty()).collect();
+        let captures: Vec<&Turn> = turns.iter().filter(|t| !t.captures().is_empty()).collect();
         let t = if c % 2 == 0 && !captures.is_empty() {
             captures[(c / 2) % captures.len()]
         } else {
@@ -471,8 +471,8 @@ fn changes_into_and_out_of_royal_kinds_are_judged_by_the_royal_pieces_after_the_
     let promotions = |text: &str| -> Vec<char> {
         let mut to_d8: Vec<char> = checked_turns(&r, text)
             .iter()
-            .filter(|t| t.to == Some(d8))
-            .map(|t| t.promote.map_or('-', |k| r.pieces[k.index()].letter))
+            .filter(|t| t.to() == Some(d8))
+            .map(|t| t.promote().map_or('-', |k| r.pieces[k.index()].letter))
             .collect();
         to_d8.sort_unstable();
         to_d8
@@ -512,8 +512,8 @@ fn a_royal_piece_dropped_must_not_stand_attacked() {
     ] {
         let mut drops: Vec<String> = checked_turns(&r, text)
             .iter()
-            .filter(|t| matches!(t.action, bulwark::play::Action::Drop(_)))
-            .map(|t| r.topo.name(t.from).to_lowercase())
+            .filter(|t| t.dropped().is_some())
+            .map(|t| r.topo.name(t.from()).to_lowercase())
             .collect();
         drops.sort();
         assert_eq!(drops, expect, "{text}");
@@ -558,7 +558,7 @@ fn plain_programs_without_overlapping_landings_are_marked_disjoint() {
         assert!(
             turns
                 .iter()
-                .any(|t| t.from == r.topo.parse_cell("b1").unwrap())
+                .any(|t| t.from() == r.topo.parse_cell("b1").unwrap())
         );
     }
 }
@@ -608,7 +608,7 @@ position = "3k/4/4/K3 w"
     let changes = |position: &str| -> usize {
         checked_turns(&r, position)
             .iter()
-            .filter(|t| t.promote.is_some())
+            .filter(|t| t.promote().is_some())
             .count()
     };
     // Two kinds to choose from: a move that changes kind is two turns (and one that declines

@@ -283,7 +283,7 @@ fn taken_pieces_leave_at_once_or_at_the_end_of_the_turn() {
             .legal_turns()
             .unwrap()
             .iter()
-            .map(|t| r.topo.name(t.to.unwrap()))
+            .map(|t| r.topo.name(t.to().unwrap()))
             .collect();
         v.sort();
         v
@@ -308,7 +308,7 @@ fn destinations(r: &Ruleset) -> Vec<String> {
         .legal_turns()
         .unwrap()
         .iter()
-        .map(|t| r.topo.name(t.to.unwrap()))
+        .map(|t| r.topo.name(t.to().unwrap()))
         .collect();
     v.sort();
     v
@@ -364,7 +364,7 @@ fn landings(r: &Ruleset) -> Vec<(String, usize)> {
         .legal_turns()
         .unwrap()
         .iter()
-        .map(|t| (r.topo.name(t.to.unwrap()), t.captures.len()))
+        .map(|t| (r.topo.name(t.to().unwrap()), t.captures().len()))
         .collect();
     v.sort();
     v
@@ -458,7 +458,7 @@ fn after_diagonal_two_step(r: &Ruleset) -> (Game<'_>, Vec<String>) {
         .legal_turns()
         .unwrap()
         .into_iter()
-        .find(|t| t.from == a5 && t.to == Some(c3))
+        .find(|t| t.from() == a5 && t.to() == Some(c3))
         .expect("a5-c3 is a turn");
     g.play(&t);
     let mut v: Vec<String> = g
@@ -501,10 +501,10 @@ fn en_passant_after_any_two_cell_straight_move() {
         .legal_turns()
         .unwrap()
         .into_iter()
-        .filter(|t| t.captures == [c3])
+        .filter(|t| t.captures() == [c3])
         .collect();
     assert_eq!(ep.len(), 1);
-    assert_eq!(ep[0].to, Some(b4));
+    assert_eq!(ep[0].to(), Some(b4));
     // Written as text and read back, the passed cell and the piece that passed are the same.
     let text = bulwark::text::write_position(&r, g.pos());
     let back = bulwark::text::parse_position(&r, &text).unwrap();
@@ -523,8 +523,8 @@ fn en_passant_victim_is_the_piece_that_passed_even_with_another_candidate() {
         .legal_turns()
         .unwrap()
         .into_iter()
-        .filter(|t| t.to == r.topo.parse_cell("b4").ok())
-        .map(|t| t.captures)
+        .filter(|t| t.to() == r.topo.parse_cell("b4").ok())
+        .map(|t| t.captures().to_vec())
         .collect();
     // Onto b4: the plain move is taken up by nothing (b4 is empty); en passant takes c3,
     // never b3.

@@ -305,7 +305,7 @@ fn b62_a_side_without_a_piece_move_loses() {
     p.side = Side::Black;
     let mut g = Game::new(&tweak, p).unwrap();
     assert!(g.outcome().is_none());
-    assert!(g.legal_turns().unwrap().iter().all(|t| t.to.is_none()));
+    assert!(g.legal_turns().unwrap().iter().all(|t| t.to().is_none()));
 }
 
 #[test]

@@ -278,7 +278,7 @@ impl Loader<'_> {
             .turn
             .pass
             .as_ref()
-            .is_some_and(|p| p.get_ref() != "never");
+            .is_some_and(|p| Pass::read(p.get_ref()) != Some(Pass::Never));
         end.two_passes_draw = self
             .draw_by_pass(def.end.two_passes.as_ref(), TwoPasses::Draw, passes)
             .is_some();

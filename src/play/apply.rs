@@ -1,8 +1,9 @@
 //! Applying a turn to a position: the one place where pieces move, stones are placed and
-//! the side, counters and rights change.
+//! the side, counters and rights change; and the one way to take a turn (or a movement)
+//! back: [`make_turn`] / [`make_movement`] remember in an [`Undo`] what [`unmake`] restores.
 
 use crate::board::Cell;
-use crate::core::{Occupant, Side};
+use crate::core::{BySide, Occupant, Side};
 use crate::position::Position;
 use crate::rules::PositionField;
 use crate::rules::{Replaced, Ruleset};
@@ -22,7 +23,7 @@ pub(crate) fn move_pieces(
     t: &TurnView<'_>,
     on_cell: &mut impl FnMut(Cell, Occupant, Occupant),
 ) -> Option<Occupant> {
-    let to = t.to?;
+    let to = t.to()?;
     let side = pos.side;
     let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
         let old = pos.cells[c.index()];
@@ -31,16 +32,16 @@ pub(crate) fn move_pieces(
             pos.cells[c.index()] = o;
         }
     };
-    let piece = pos.at(t.from);
+    let piece = pos.at(t.from());
     // A castling's partners, lifted with the mover before anything lands.
-    let partners: Vec<((Cell, Cell), Occupant)> = t.castle.map_or_else(Vec::new, |i| {
+    let partners: Vec<((Cell, Cell), Occupant)> = t.castle().map_or_else(Vec::new, |i| {
         rules.castlings[i as usize]
             .partners
             .iter()
             .map(|&(a, b)| ((a, b), pos.at(a)))
             .collect()
     });
-    set(pos, t.from, Occupant::EMPTY);
+    set(pos, t.from(), Occupant::EMPTY);
     for &((start, _), _) in &partners {
         set(pos, start, Occupant::EMPTY);
     }
@@ -49,7 +50,7 @@ pub(crate) fn move_pieces(
     let passive = piece
         .as_piece()
         .is_some_and(|(_, k)| rules.pieces[k.index()].captures_to_reserve);
-    for &c in t.captures {
+    for &c in t.captures() {
         if passive
             && let Some((s, k)) = pos.at(c).as_piece()
             && s != side
@@ -61,18 +62,18 @@ pub(crate) fn move_pieces(
         }
         set(pos, c, Occupant::EMPTY);
     }
-    if let StoneEffect::Collect(k) = t.dest {
+    if let StoneEffect::Collect(k) = t.dest() {
         let n = &mut pos.supplies[side][k.index()];
         *n = n.saturating_add(1);
     }
-    let arriving = t.promote.map_or(piece, |k| Occupant::piece(side, k));
+    let arriving = t.promote().map_or(piece, |k| Occupant::piece(side, k));
     set(pos, to, arriving);
     for &((_, dest), p) in &partners {
         set(pos, dest, p);
     }
     // An exploding capture (`[blast]`) takes the capturer and the pieces around it.
     if let Some(b) = &rules.blast
-        && !t.captures.is_empty()
+        && !t.captures().is_empty()
     {
         set(pos, to, Occupant::EMPTY);
         for c in rules.blast_around(to) {
@@ -94,12 +95,12 @@ pub fn apply_turn(
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
     let side = pos.side;
-    let mover = pos.at(t.from).as_piece().map(|(_, k)| k);
+    let mover = pos.at(t.from()).as_piece().map(|(_, k)| k);
     let clock = &rules.clock;
-    let mut reset_clock = (clock.reset_on_capture && !t.captures.is_empty())
-        || (clock.reset_on_change && t.promote.is_some());
+    let mut reset_clock = (clock.reset_on_capture && !t.captures().is_empty())
+        || (clock.reset_on_change && t.promote().is_some());
     let (mut ep, mut ep_victim) = (None, None);
-    if let (Some(to), Some(piece)) = (t.to, move_pieces(rules, pos, t, &mut on_cell))
+    if let (Some(to), Some(piece)) = (t.to(), move_pieces(rules, pos, t, &mut on_cell))
         && let Some((_, k)) = piece.as_piece()
     {
         reset_clock |= rules.clock.reset_by.contains(&k);
@@ -112,16 +113,16 @@ pub fn apply_turn(
             pos.cells[c.index()] = o;
         }
     };
-    if let Some(k) = t.drop {
+    if let Some(k) = t.dropped() {
         let n = &mut pos.supplies[side][rules.hand_slot(k)];
         *n = n.saturating_sub(1);
-        set(pos, t.from, Occupant::piece(side, k));
+        set(pos, t.from(), Occupant::piece(side, k));
     }
     let mut taboo = None;
-    if let Some(c) = t.remove {
+    if let Some(c) = t.removed() {
         set(pos, c, Occupant::EMPTY);
     }
-    for &(k, c) in t.place {
+    for &(k, c) in t.placed() {
         let n = &mut pos.supplies[side][k.index()];
         *n = n.saturating_sub(1);
         if pos.at(c).as_stone().is_some() {
@@ -150,7 +151,7 @@ pub fn apply_turn(
     pos.ep = ep;
     pos.ep_victim = ep_victim;
     pos.taboo = taboo;
-    pos.passes = if t.pass {
+    pos.passes = if t.is_pass() {
         pos.passes.saturating_add(1)
     } else {
         0
@@ -171,7 +172,7 @@ fn after_moving(
 ) -> (Option<Cell>, Option<Cell>) {
     let side = pos.side;
     let kind = &rules.pieces[k.index()];
-    if let Some(new) = t.promote {
+    if let Some(new) = t.promote() {
         // A change of kind draws the new piece from the reserve when its kind is counted
         // there, and sends the replaced one back when the variant says so.
         if rules.pieces[new.index()].reserve.is_some() {
@@ -203,10 +204,10 @@ fn after_moving(
     // A two-cell move along its file (or any straight line) leaves the passed cell open to en
     // passant.
     let topo = &rules.topo;
-    let ep = topo.between(t.from, to).filter(|&m| {
+    let ep = topo.between(t.from(), to).filter(|&m| {
         (kind.en_passant_any_line
-            || topo.ahead(t.from, side, 1) == Some(m)
-            || topo.ahead(t.from, side, -1) == Some(m))
+            || topo.ahead(t.from(), side, 1) == Some(m)
+            || topo.ahead(t.from(), side, -1) == Some(m))
             && kind.en_passant_in.is_none_or(|(w, r)| {
                 rules.regions[r.index()].cells[super::placement::region_side(side, w)].contains(m)
             })
@@ -224,8 +225,8 @@ fn end_castling_rights(
 ) {
     let side = pos.side;
     // An exploding capture (`[blast]`) touches the cells it empties around its destination.
-    let blasted: Vec<Cell> = match t.to {
-        Some(to) if rules.blast.is_some() && !t.captures.is_empty() => rules
+    let blasted: Vec<Cell> = match t.to() {
+        Some(to) if rules.blast.is_some() && !t.captures().is_empty() => rules
             .blast_around(to)
             .filter(|&c| pos.at(c).is_empty())
             .collect(),
@@ -233,7 +234,7 @@ fn end_castling_rights(
     };
     let blasted = |cell: Cell| blasted.contains(&cell);
     let touched = |cell: Cell| {
-        t.from == cell || t.to == Some(cell) || t.captures.contains(&cell) || blasted(cell)
+        t.from() == cell || t.to() == Some(cell) || t.captures().contains(&cell) || blasted(cell)
     };
     for c in &rules.castlings {
         // A free castling's king is wherever the royal piece stands: any move of it ends the
@@ -244,6 +245,198 @@ fn end_castling_rights(
         };
         if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
             pos.castling &= !(1 << c.right);
+        }
+    }
+}
+
+/// Everything needed to take a turn (or a movement) back: the cells it changed, with what
+/// stood there, and the rest of the position as it was. One value is reused from turn to
+/// turn without allocating.
+#[derive(Debug, Clone, Default)]
+pub struct Undo {
+    cells: Vec<(Cell, Occupant)>,
+    /// Whether the supplies were remembered (a movement changes them only by a collected
+    /// stone or a passive capture).
+    hands: bool,
+    supplies: BySide<Vec<u32>>,
+    /// The rest, remembered for a whole turn (a movement leaves it alone).
+    rest: Option<Rest>,
+}
+
+/// What a position holds besides its cells and supplies.
+#[derive(Debug, Clone, Copy)]
+struct Rest {
+    side: Side,
+    taboo: Option<Cell>,
+    ep: Option<Cell>,
+    ep_victim: Option<Cell>,
+    castling: u32,
+    halfmove: u32,
+    fullmove: u32,
+    checks: BySide<u32>,
+    passes: u8,
+}
+
+impl Rest {
+    fn of(pos: &Position) -> Rest {
+        Rest {
+            side: pos.side,
+            taboo: pos.taboo,
+            ep: pos.ep,
+            ep_victim: pos.ep_victim,
+            castling: pos.castling,
+            halfmove: pos.halfmove,
+            fullmove: pos.fullmove,
+            checks: pos.checks,
+            passes: pos.passes,
+        }
+    }
+
+    fn put_back(self, pos: &mut Position) {
+        let Rest {
+            side,
+            taboo,
+            ep,
+            ep_victim,
+            castling,
+            halfmove,
+            fullmove,
+            checks,
+            passes,
+        } = self;
+        (pos.side, pos.taboo, pos.ep, pos.ep_victim) = (side, taboo, ep, ep_victim);
+        (pos.castling, pos.halfmove, pos.fullmove) = (castling, halfmove, fullmove);
+        (pos.checks, pos.passes) = (checks, passes);
+    }
+}
+
+impl Undo {
+    /// Remembers everything of `pos` but its cells, and forgets earlier cell changes.
+    fn start(&mut self, pos: &Position) {
+        self.cells.clear();
+        self.hands = true;
+        self.supplies.clone_from(&pos.supplies);
+        self.rest = Some(Rest::of(pos));
+    }
+
+    /// The supplies before the turn.
+    pub(crate) fn supplies_before(&self) -> &BySide<Vec<u32>> {
+        &self.supplies
+    }
+
+    /// The taboo cell, en-passant cell, castling rights and passes before the turn (with
+    /// the supplies, what the hash reads besides the cells), if it was a whole turn.
+    pub(crate) fn rest_before(&self) -> Option<(Option<Cell>, Option<Cell>, u32, u8)> {
+        self.rest.map(|r| (r.taboo, r.ep, r.castling, r.passes))
+    }
+}
+
+/// Plays a whole turn on `pos` ([`apply_turn`]), remembering in `undo` how to take it back,
+/// and reporting every cell change (cell, old, new).
+pub fn make_turn(
+    rules: &Ruleset,
+    pos: &mut Position,
+    t: &TurnView<'_>,
+    undo: &mut Undo,
+    mut on_cell: impl FnMut(Cell, Occupant, Occupant),
+) {
+    undo.start(pos);
+    let cells = &mut undo.cells;
+    apply_turn(rules, pos, t, |c, old, new| {
+        cells.push((c, old));
+        on_cell(c, old, new);
+    });
+}
+
+/// Moves the pieces of a turn's movement only (`move_pieces`: the side, counters and
+/// stones stay), remembering in `undo` how to take it back. Returns the mover as it stood.
+pub fn make_movement(
+    rules: &Ruleset,
+    pos: &mut Position,
+    t: &TurnView<'_>,
+    undo: &mut Undo,
+) -> Option<Occupant> {
+    undo.cells.clear();
+    undo.rest = None;
+    // Only a collected stone or a passive capture changes a hand.
+    undo.hands = matches!(t.dest(), StoneEffect::Collect(_))
+        || (!t.captures().is_empty()
+            && pos
+                .at(t.from())
+                .as_piece()
+                .is_some_and(|(_, k)| rules.pieces[k.index()].captures_to_reserve));
+    if undo.hands {
+        undo.supplies.clone_from(&pos.supplies);
+    }
+    let cells = &mut undo.cells;
+    move_pieces(rules, pos, t, &mut |c, old, _| cells.push((c, old)))
+}
+
+/// Takes back what [`make_turn`] or [`make_movement`] did, leaving `pos` as it was before.
+pub fn unmake(pos: &mut Position, undo: &Undo) {
+    for &(c, o) in undo.cells.iter().rev() {
+        pos.cells[c.index()] = o;
+    }
+    if undo.hands {
+        pos.supplies.clone_from(&undo.supplies);
+    }
+    if let Some(rest) = undo.rest {
+        rest.put_back(pos);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::Game;
+
+    /// Along a game of each bundled variant, every legal turn made and unmade (whole, and
+    /// its movement alone) leaves the position exactly as it was, and the whole turn makes
+    /// the same position as [`apply_turn`] on a copy.
+    #[test]
+    fn make_then_unmake_restores_every_position() {
+        for name in [
+            "chess",
+            "crazyhouse",
+            "atomic",
+            "shogi",
+            "xiangqi",
+            "waterloo",
+            "bollwerk178",
+            "border-wars",
+            "draughts",
+        ] {
+            let rules = Ruleset::from_source(
+                name,
+                crate::load::bundled_text(name).expect("a bundled variant"),
+            )
+            .expect("it loads");
+            let mut game = Game::start(&rules);
+            let mut undo = Undo::default();
+            let mut tested = 0;
+            for ply in 0..16 {
+                let Ok(turns) = game.legal_turns() else {
+                    break;
+                };
+                let before = game.pos().clone();
+                for t in &turns {
+                    let mut pos = before.clone();
+                    make_turn(&rules, &mut pos, &t.view(), &mut undo, |_, _, _| {});
+                    let mut applied = before.clone();
+                    apply_turn(&rules, &mut applied, &t.view(), |_, _, _| {});
+                    assert_eq!(pos, applied, "{name}: {t:?}");
+                    unmake(&mut pos, &undo);
+                    assert_eq!(pos, before, "{name}: {t:?} taken back");
+                    if t.to().is_some() {
+                        make_movement(&rules, &mut pos, &t.view(), &mut undo);
+                        unmake(&mut pos, &undo);
+                        assert_eq!(pos, before, "{name}: the movement of {t:?} taken back");
+                    }
+                    tested += 1;
+                }
+                game.play(&turns[(ply * 7 + 3) % turns.len()]);
+            }
+            assert!(tested > 50, "{name}: only {tested} turns tried");
         }
     }
 }

@@ -2,11 +2,11 @@
 //! turns with what is needed to take each back, and perft.
 
 use crate::board::Cell;
-use crate::core::{BySide, Occupant, Side};
+use crate::core::{BySide, Side};
 use crate::position::Position;
 use crate::rules::Ruleset;
 
-use super::apply::apply_turn;
+use super::apply::{Undo, apply_turn, make_turn, unmake};
 use super::check::{Unplayable, check_position};
 use super::generate::Generator;
 use super::outcome::{Outcome, Reason, no_turn};
@@ -14,19 +14,11 @@ use super::turn::{Turn, TurnView};
 use crate::compile::zobrist::Zobrist;
 use crate::rules::EndVerdict;
 
-/// Everything needed to take a turn back.
+/// A turn of the game's history: the turn, how to take it back, and the hash before it.
 #[derive(Debug, Clone)]
-pub struct Undo {
-    cells: Vec<(Cell, Occupant)>,
-    supplies: BySide<Vec<u32>>,
-    taboo: Option<Cell>,
-    ep: Option<Cell>,
-    ep_victim: Option<Cell>,
-    castling: u32,
-    halfmove: u32,
-    fullmove: u32,
-    checks: BySide<u32>,
-    passes: u8,
+struct Played {
+    turn: Turn,
+    undo: Undo,
     hash: u64,
 }
 
@@ -43,7 +35,7 @@ pub struct Game<'r> {
     /// The current position (read it with [`Game::pos`]).
     pub(crate) pos: Position,
     hash: u64,
-    history: Vec<(Turn, Undo)>,
+    history: Vec<Played>,
     pub(crate) generator: Generator,
     scratch: Position,
 }
@@ -93,7 +85,7 @@ impl<'r> Game<'r> {
 
     /// Turns played so far, oldest first.
     pub fn history(&self) -> impl Iterator<Item = &Turn> {
-        self.history.iter().map(|(t, _)| t)
+        self.history.iter().map(|p| &p.turn)
     }
 
     /// All legal turns, or the outcome if the game is over.
@@ -228,27 +220,15 @@ impl<'r> Game<'r> {
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::text::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
-        let mut undo = Undo {
-            cells: Vec::new(),
-            supplies: self.pos.supplies.clone(),
-            taboo: self.pos.taboo,
-            ep: self.pos.ep,
-            ep_victim: self.pos.ep_victim,
-            castling: self.pos.castling,
-            halfmove: self.pos.halfmove,
-            fullmove: self.pos.fullmove,
-            checks: self.pos.checks,
-            passes: self.pos.passes,
-            hash: self.hash,
-        };
+        let mut undo = Undo::default();
         let z = &self.rules.zobrist();
         let mut hash = self.hash;
-        apply_turn(
+        make_turn(
             self.rules,
             &mut self.pos,
-            &TurnView::of(t),
+            &t.view(),
+            &mut undo,
             |c, old, new| {
-                undo.cells.push((c, old));
                 hash = hash
                     .wrapping_sub(z.cell(c, old))
                     .wrapping_add(z.cell(c, new));
@@ -256,8 +236,8 @@ impl<'r> Game<'r> {
         );
         let mut hash = rehash_rest(
             z,
-            &undo.supplies,
-            (undo.taboo, undo.ep, undo.castling, undo.passes),
+            undo.supplies_before(),
+            undo.rest_before().expect("a whole turn was made"),
             &self.pos,
             hash,
         );
@@ -269,29 +249,21 @@ impl<'r> Game<'r> {
                 .wrapping_add(z.checks(mover, self.pos.checks[mover] + 1));
             self.pos.checks[mover] += 1;
         }
+        self.history.push(Played {
+            turn: t.clone(),
+            undo,
+            hash: self.hash,
+        });
         self.hash = hash;
-        self.history.push((t.clone(), undo));
     }
 
     /// Takes the last turn back; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some((_, u)) = self.history.pop() else {
+        let Some(p) = self.history.pop() else {
             return false;
         };
-        for &(c, o) in u.cells.iter().rev() {
-            self.pos.cells[c.index()] = o;
-        }
-        self.pos.supplies = u.supplies;
-        self.pos.taboo = u.taboo;
-        self.pos.ep = u.ep;
-        self.pos.ep_victim = u.ep_victim;
-        self.pos.castling = u.castling;
-        self.pos.halfmove = u.halfmove;
-        self.pos.fullmove = u.fullmove;
-        self.pos.checks = u.checks;
-        self.pos.passes = u.passes;
-        self.pos.side = self.pos.side.opponent();
-        self.hash = u.hash;
+        unmake(&mut self.pos, &p.undo);
+        self.hash = p.hash;
         true
     }
 
@@ -405,12 +377,12 @@ impl<'r> Game<'r> {
 
 /// Earlier positions in `history` with hash `h` whose side to move is that of the current
 /// position (`shift` 0) or of the next one (`shift` 1).
-fn earlier_equal(history: &[(Turn, Undo)], h: u64, shift: usize) -> u32 {
+fn earlier_equal(history: &[Played], h: u64, shift: usize) -> u32 {
     let len = history.len() + shift;
     let n = history
         .iter()
         .enumerate()
-        .filter(|(i, (_, u))| (len - i).is_multiple_of(2) && u.hash == h)
+        .filter(|(i, p)| (len - i).is_multiple_of(2) && p.hash == h)
         .count();
     u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -11,7 +11,7 @@ use crate::rules::Ruleset;
 use crate::rules::{EndVerdict, PIECE_BLACK, PIECE_ROYAL, PIECE_WHITE, Trigger};
 use crate::vm::{Machine, Options, StoneEffect};
 
-use super::apply::{apply_turn, move_pieces};
+use super::apply::{Undo, make_movement, make_turn, move_pieces, unmake};
 use super::check::ep_victim;
 use super::outcome::{
     Outcome, Reason, answer_pending, no_turn, reached_goal, royals_face, static_outcome_given,
@@ -24,7 +24,10 @@ use super::turn::{Step, TurnView};
 pub struct Generator {
     core: Core,
     check: Core,
+    /// The position the legality test plays turns on (equal to the position generated from
+    /// between tests) and how to take each back.
     after: Position,
+    undo: Undo,
     sensitive: Sensitive,
     /// Test every turn by playing it (the reference the fast paths are checked against).
     pub(crate) exhaustive: bool,
@@ -68,8 +71,8 @@ struct Core {
     /// The position being generated from, kept equal to it during [`Core::pseudo`]: a move
     /// is played on it for its stone actions and taken back (no copy per move).
     moved: Position,
-    /// The cells the move played on `moved` changed, with what stood there.
-    changed: Vec<(Cell, Occupant)>,
+    /// How to take back the move played on `moved`.
+    undo: Undo,
     /// Per cell, the single stones the side to move may place there ([`WEIGH`]: ask the
     /// placement rule, the answer depends on the placing piece); filled once per generation
     /// when first needed (`weighed`).
@@ -338,7 +341,7 @@ impl Core {
             } else {
                 self.range.clear();
                 self.range.extend_from_slice(self.vm.range(rules, pos, c));
-                tally.count += self.actions(rules, pos, c, kind, None, f);
+                tally.count += self.actions(rules, pos, kind, TurnView::staying(c), f);
             }
         }
         let listed =
@@ -554,10 +557,10 @@ impl Core {
             if self.any_attacked_among(rules, pos, safe, known, side.opponent(), foes) {
                 continue;
             }
-            f(&TurnView {
-                castle: u8::try_from(i).ok(),
-                ..TurnView::movement(king, cst.king.1, &[], StoneEffect::None)
-            });
+            let Ok(index) = u8::try_from(i) else {
+                continue;
+            };
+            f(&TurnView::castling(king, cst.king.1, index));
             count += 1;
         }
         count
@@ -622,10 +625,8 @@ impl Core {
         self.kind_choices(rules, pos, from, kind, step, &mut kinds);
         let mut count = 0;
         for &promote in &kinds {
-            let view = TurnView {
-                promote,
-                ..TurnView::movement(from, step.to, step.captures, step.dest)
-            };
+            let view =
+                TurnView::movement(from, step.to, step.captures, step.dest).promoting(promote);
             let shapes = rules.piece_shapes[kind.index()];
             let compulsory = rules.turn.stone_after_move_compulsory;
             // The plain move first, unless it has to wait for whether a stone can follow.
@@ -640,7 +641,7 @@ impl Core {
                 && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
                 && shapes.move_then_stone
             {
-                with_stones = self.stones_after_move(rules, pos, from, now, &view, step, f);
+                with_stones = self.stones_after_move(rules, pos, now, &view, step, f);
             }
             count += with_stones;
             // A compulsory stone: the plain move only when no stone can follow it.
@@ -653,16 +654,14 @@ impl Core {
         count
     }
 
-    /// The stone actions after a movement (`view`, of the piece moving from `from` and
-    /// standing as `now`): counted on the position as it stands when only counting and the
-    /// move leaves nothing else changed than its two cells; else listed on the position with
-    /// the move played (and taken back).
-    #[allow(clippy::too_many_arguments)]
+    /// The stone actions after a movement (`view`, by `step`, of a piece standing as `now`
+    /// after it): counted on the position as it stands when only counting and the move
+    /// leaves nothing else changed than its two cells; else listed on the position with the
+    /// move played (and taken back).
     fn stones_after_move(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
-        from: Cell,
         now: PieceKindId,
         view: &TurnView<'_>,
         step: &Step<'_>,
@@ -673,28 +672,21 @@ impl Core {
             && (step.captures.is_empty() || !rules.pieces[now.index()].captures_to_reserve);
         if self.count_only
             && two_cells
-            && let Some(n) = self.count_unplayed(rules, pos, from, step.to, now)
+            && let Some(n) = self.count_unplayed(rules, pos, view.from(), step.to, now)
         {
             return n;
         }
         // Played on `moved` (equal to `pos`), taken back after.
         let mut moved = std::mem::take(&mut self.moved);
-        let mut changed = std::mem::take(&mut self.changed);
-        changed.clear();
-        move_pieces(rules, &mut moved, view, &mut |c, old, _| {
-            changed.push((c, old));
-        });
+        let mut undo = std::mem::take(&mut self.undo);
+        make_movement(rules, &mut moved, view, &mut undo);
         self.range.clear();
         self.range
             .extend_from_slice(self.vm.range(rules, &moved, step.to));
-        let n = self.actions(rules, &moved, step.to, now, Some((view, from)), f);
-        for &(c, old) in changed.iter().rev() {
-            moved.cells[c.index()] = old;
-        }
-        // A move changes the mover's hand only (collected stones, passive captures).
-        moved.supplies[pos.side].copy_from_slice(&pos.supplies[pos.side]);
+        let n = self.actions(rules, &moved, now, *view, f);
+        unmake(&mut moved, &undo);
         self.moved = moved;
-        self.changed = changed;
+        self.undo = undo;
         n
     }
 
@@ -817,14 +809,14 @@ impl Core {
         hit
     }
 
-    /// Stone actions of the piece (kind `kind`) standing on `at` in `pos`, over `self.range`.
+    /// Stone actions of the piece (kind `kind`) in `pos`, over `self.range`, after `base`:
+    /// its movement (played on `pos`), or the piece staying where it stands.
     fn actions(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
-        at: Cell,
         kind: PieceKindId,
-        movement: Option<(&TurnView<'_>, Cell)>,
+        base: TurnView<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let side = pos.side;
@@ -832,10 +824,6 @@ impl Core {
         if self.count_only && 2 * rules.stones.len() <= GROUPS {
             return self.count_actions(rules, pos, kind, None);
         }
-        let base = match movement {
-            Some((v, _)) => *v,
-            None => TurnView::staying(at),
-        };
         self.singles.clear();
         self.removals.clear();
         if piece.stones_per_turn > 0 {
@@ -859,10 +847,7 @@ impl Core {
         }
         let mut n = 0;
         for &(k, c, _) in &self.singles {
-            f(&TurnView {
-                place: &[(k, c)],
-                ..base
-            });
+            f(&base.then_placing(&[(k, c)]));
             n += 1;
         }
         if piece.stones_per_turn >= 2 && self.count_only {
@@ -885,19 +870,13 @@ impl Core {
                     {
                         continue;
                     }
-                    f(&TurnView {
-                        place: &[(a.0, a.1), (b.0, b.1)],
-                        ..base
-                    });
+                    f(&base.then_placing(&[(a.0, a.1), (b.0, b.1)]));
                     n += 1;
                 }
             }
         }
         for &c in &self.removals {
-            f(&TurnView {
-                remove: Some(c),
-                ..base
-            });
+            f(&base.then_removing(c));
             n += 1;
         }
         n
@@ -1248,11 +1227,13 @@ impl Generator {
         if listed.is_err() {
             return Err(won);
         }
-        let mut after = Position::default();
+        let mut after = pos.clone();
+        let mut undo = Undo::default();
         let reaches = turns.iter().any(|t| {
-            after.clone_from(pos);
-            apply_turn(rules, &mut after, &TurnView::of(t), |_, _, _| {});
-            reached_goal(rules, &after, pos.side).is_some()
+            make_turn(rules, &mut after, &t.view(), &mut undo, |_, _, _| {});
+            let reached = reached_goal(rules, &after, pos.side).is_some();
+            unmake(&mut after, &undo);
+            reached
         });
         if !reaches {
             return Err(won);
@@ -1278,7 +1259,7 @@ impl Generator {
         // Priorities: a first pass finds the most pieces a turn captures; the second reports
         // the turns that priority allows.
         let mut best = 0usize;
-        self.turns_unfiltered(rules, pos, |v| best = best.max(v.captures.len()))?;
+        self.turns_unfiltered(rules, pos, |v| best = best.max(v.captures().len()))?;
         let allowed = |captured: usize| {
             let enough = !t.most_captures || captured == 0 || captured == best;
             let forced = !t.capture_compulsory || best == 0 || captured > 0;
@@ -1286,7 +1267,7 @@ impl Generator {
         };
         let mut n = 0;
         self.turns_unfiltered(rules, pos, |v| {
-            if allowed(v.captures.len()) {
+            if allowed(v.captures().len()) {
                 f(v);
                 n += 1;
             }
@@ -1397,6 +1378,7 @@ impl Generator {
             core,
             check,
             after,
+            undo,
             sensitive,
             exhaustive,
             royals,
@@ -1428,6 +1410,8 @@ impl Generator {
         let mut safety = Safety {
             check,
             after,
+            synced: false,
+            undo,
             royals,
             foes,
             reference,
@@ -1440,21 +1424,19 @@ impl Generator {
             // alone (and moves no royal piece, brings none onto the board) cannot expose them:
             // no test needed.
             let untested = bounded
-                && t.castle.is_none()
-                && t.place.is_empty()
-                && t.remove.is_none()
-                && t.promote.is_none_or(|k| !rules.is_royal(k))
-                && t.drop
+                && t.castle().is_none()
+                && t.placed().is_empty()
+                && t.removed().is_none()
+                && t.promote().is_none_or(|k| !rules.is_royal(k))
+                && t.dropped()
                     .is_none_or(|k| !rules.is_royal(k) && !no_drop_mate(rules, k))
                 && sensitive.untouched(t)
-                && !matches!(pos.at(t.from).as_piece(), Some((_, k)) if rules.is_royal(k));
+                && !matches!(pos.at(t.from()).as_piece(), Some((_, k)) if rules.is_royal(k));
             let legal = match facing {
-                Some(_) if t.pass => true,
-                Some(fc) => {
-                    safety.keeps_royals_safe(rules, pos, t)
-                        && !royals_face(rules, safety.after, side, fc)
-                }
-                None => untested || safety.keeps_royals_safe(rules, pos, t),
+                Some(_) if t.is_pass() => true,
+                Some(fc) => safety
+                    .keeps_royals_safe(rules, pos, t, |after| !royals_face(rules, after, side, fc)),
+                None => untested || safety.keeps_royals_safe(rules, pos, t, |_| true),
             };
             if legal {
                 f(t);
@@ -1515,10 +1497,15 @@ impl Generator {
 }
 
 /// The legality test of a game with royal pieces: whether a turn leaves every royal piece of
-/// the mover unattacked, played on a copy of the position.
+/// the mover unattacked, played on a copy of the position and taken back.
 struct Safety<'a> {
     check: &'a mut Core,
+    /// Equal to the position generated from between tests, once `synced`.
     after: &'a mut Position,
+    /// Whether `after` was copied from the position yet (at the first test: most
+    /// generations test no turn).
+    synced: bool,
+    undo: &'a mut Undo,
     /// The mover's royal pieces' cells before the turn.
     royals: &'a [Cell],
     /// The enemy pieces' cells before the turn.
@@ -1529,36 +1516,60 @@ struct Safety<'a> {
 }
 
 impl Safety<'_> {
-    /// Whether `t`, played from `pos`, leaves the mover's royal pieces unattacked.
-    fn keeps_royals_safe(&mut self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> bool {
-        let side = pos.side;
+    /// Whether `t`, played from `pos`, leaves the mover's royal pieces unattacked and the
+    /// position it leads to passes `also`. The turn is played on `after` and taken back.
+    fn keeps_royals_safe(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        t: &TurnView<'_>,
+        also: impl Fn(&Position) -> bool,
+    ) -> bool {
         // A movement and nothing else (perhaps a castling whose partners are not royal, or a
         // change into a kind not royal of a piece not royal), that captures no royal piece of
         // the mover: the royal pieces stand where they stood, or where the mover went. (The
         // reference looks for them on the board.)
         let royal_at = |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
         let moved_only = !self.reference
-            && t.castle.is_none_or(|i| {
+            && t.castle().is_none_or(|i| {
                 rules.castlings[usize::from(i)]
                     .partners
                     .iter()
                     .all(|&(a, _)| !royal_at(a))
             })
-            && t.promote
-                .is_none_or(|k| !rules.is_royal(k) && !royal_at(t.from))
-            && t.drop.is_none()
-            && t.place.is_empty()
-            && t.remove.is_none()
-            && t.captures.iter().all(|c| !self.royals.contains(c))
+            && t.promote()
+                .is_none_or(|k| !rules.is_royal(k) && !royal_at(t.from()))
+            && t.dropped().is_none()
+            && t.placed().is_empty()
+            && t.removed().is_none()
+            && t.captures().iter().all(|c| !self.royals.contains(c))
             // An exploding capture (`[blast]`) changes more than its cells.
-            && (rules.blast.is_none() || t.captures.is_empty());
-        self.after.clone_from(pos);
+            && (rules.blast.is_none() || t.captures().is_empty());
+        if !self.synced {
+            self.after.clone_from(pos);
+            self.synced = true;
+        }
         if moved_only {
             // The pieces are all the test looks at.
-            move_pieces(rules, self.after, t, &mut |_, _, _| {});
+            make_movement(rules, self.after, t, self.undo);
         } else {
-            apply_turn(rules, self.after, t, |_, _, _| {});
+            make_turn(rules, self.after, t, self.undo, |_, _, _| {});
         }
+        let legal = self.played_is_safe(rules, pos, t, moved_only) && also(self.after);
+        unmake(self.after, self.undo);
+        legal
+    }
+
+    /// Whether `t`, played from `pos` on `after` (its pieces moved only when `moved_only`),
+    /// leaves the mover's royal pieces unattacked.
+    fn played_is_safe(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        t: &TurnView<'_>,
+        moved_only: bool,
+    ) -> bool {
+        let side = pos.side;
         if rules.blast.is_some() {
             // An exploding capture that blows up a royal piece of the mover is illegal; one
             // that blows up the enemy's wins at once, whatever else it leaves attacked.
@@ -1576,11 +1587,11 @@ impl Safety<'_> {
                 return true;
             }
         }
-        let safe = match t.to {
+        let safe = match t.to() {
             // A movement brings no enemy piece onto a cell: the enemies stand among `foes`
             // still, or are gone.
             Some(to) if moved_only => self.royals.iter().all(|&r| {
-                let r = if r == t.from { to } else { r };
+                let r = if r == t.from() { to } else { r };
                 !self
                     .check
                     .attacked_forward(rules, self.after, r, side.opponent(), self.foes)
@@ -1600,7 +1611,7 @@ impl Safety<'_> {
     /// Whether `t`, played on `self.after`, is a drop that `drop-mate = "forbidden"` refuses:
     /// it gives check and the opponent has no turn.
     fn drop_mates(&mut self, rules: &Ruleset, t: &TurnView<'_>) -> bool {
-        if !t.drop.is_some_and(|k| no_drop_mate(rules, k)) {
+        if !t.dropped().is_some_and(|k| no_drop_mate(rules, k)) {
             return false;
         }
         let opponent = self.after.side;
@@ -1724,10 +1735,7 @@ fn drop_turns(
             .iter()
             .filter(|&c| pos.at(c).is_empty() && !file_full(c))
         {
-            f(&TurnView {
-                drop: Some(k),
-                ..TurnView::staying(cell)
-            });
+            f(&TurnView::dropping(cell, k));
             count += 1;
         }
     }
@@ -1944,7 +1952,7 @@ impl AttackLines {
 impl Sensitive {
     /// Whether the turn leaves every sensitive cell alone.
     fn untouched(&self, t: &TurnView<'_>) -> bool {
-        self.leaves_alone(t.from) && t.to.is_none_or(|c| self.untouched_by(c, t.captures))
+        self.leaves_alone(t.from()) && t.to().is_none_or(|c| self.untouched_by(c, t.captures()))
     }
 
     /// Whether a piece leaving `from` leaves the sensitive cells alone.

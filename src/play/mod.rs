@@ -17,11 +17,11 @@ mod refusal;
 mod turn;
 
 pub use crate::compile::zobrist::Zobrist;
-pub use apply::apply_turn;
+pub use apply::{Undo, apply_turn, make_movement, make_turn, unmake};
 pub use check::{Unplayable, check_position, ep_victim};
-pub use game::{Game, MAX_HISTORY_TURNS, Undo};
+pub use game::{Game, MAX_HISTORY_TURNS};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
 pub use placement::{PlaceEffect, placement, placements};
 pub use refusal::{DropRefusal, Refusal, Request};
-pub use turn::{Action, Turn, TurnView};
+pub use turn::{Then, Turn, TurnView};

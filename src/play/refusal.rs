@@ -11,7 +11,7 @@ use super::apply::move_pieces;
 use super::game::Game;
 use super::outcome::Outcome;
 use super::placement::placement;
-use super::turn::{Action, Turn};
+use super::turn::{Turn, TurnView};
 
 /// A turn as someone asked for it (from move text, or clicks): the acting piece's cell, its
 /// destination, the cells it captures (the destination included when it captures there),
@@ -194,7 +194,7 @@ impl Game<'_> {
     pub fn request(&mut self, req: &Request) -> Result<Turn, Refusal> {
         let turns = self.legal_turns().map_err(Refusal::GameOver)?;
         if req.pass {
-            return match turns.iter().find(|u| u.action == Action::Pass) {
+            return match turns.iter().find(|u| u.is_pass()) {
                 Some(u) => Ok(u.clone()),
                 None if self.rules.turn.pass => Err(Refusal::PassNotLegal),
                 None => Err(Refusal::Pass),
@@ -205,29 +205,27 @@ impl Game<'_> {
         caps.dedup();
         let mut place = req.place.clone();
         place.sort_by_key(|&(k, c)| (c, k));
-        let action = match (req.drop, req.remove, place.is_empty()) {
-            (Some(k), _, _) => Action::Drop(k),
-            (None, Some(c), _) => Action::Remove(c),
-            (None, None, true) => Action::None,
-            (None, None, false) => Action::Place(place),
-        };
         let wanted = |u: &Turn| {
-            u.from == req.from
-                && u.to == req.to
-                && u.captures == caps
-                && u.action == action
-                && u.promote == req.promote
+            u.from() == req.from
+                && u.to() == req.to
+                && u.captures() == caps
+                && u.placed() == place
+                && u.removed() == req.remove
+                && u.dropped() == req.drop
+                && u.promote() == req.promote
         };
         if let Some(u) = turns.iter().find(|u| wanted(u)) {
             return Ok(u.clone());
         }
         // A castling written as the king's move onto its partner.
         if let Some(u) = turns.iter().find(|u| {
-            u.from == req.from
+            u.from() == req.from
                 && caps.is_empty()
-                && action == Action::None
+                && place.is_empty()
+                && req.remove.is_none()
+                && req.drop.is_none()
                 && req.promote.is_none()
-                && u.castle.is_some_and(|i| {
+                && u.castle().is_some_and(|i| {
                     self.rules.castlings[i as usize]
                         .partners
                         .first()
@@ -274,7 +272,7 @@ fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Ref
     if let Some(to) = req.to {
         let same_dest: Vec<&Turn> = turns
             .iter()
-            .filter(|u| u.from == req.from && u.to == Some(to))
+            .filter(|u| u.from() == req.from && u.to() == Some(to))
             .collect();
         if same_dest.is_empty() {
             return Refusal::NotAMove {
@@ -283,14 +281,8 @@ fn refusal(game: &Game<'_>, turns: &[Turn], req: &Request, caps: &[Cell]) -> Ref
                 kind,
             };
         }
-        if !same_dest.iter().any(|u| u.captures == caps) {
-            let mut ways: Vec<Turn> = same_dest
-                .iter()
-                .map(|u| Turn {
-                    action: Action::None,
-                    ..(*u).clone()
-                })
-                .collect();
+        if !same_dest.iter().any(|u| u.captures() == caps) {
+            let mut ways: Vec<Turn> = same_dest.iter().map(|u| u.without_stones()).collect();
             ways.sort();
             ways.dedup();
             return Refusal::WrongCaptures { kind, to, ways };
@@ -357,10 +349,7 @@ fn drop_refusal(game: &Game<'_>, kind: PieceKindId, cell: Cell) -> DropRefusal {
     if d.no_mate.contains(&kind) {
         // Legal but for the mate: the same drop with the mate allowed would be a turn.
         let mut after = pos.clone();
-        let view = crate::play::TurnView {
-            drop: Some(kind),
-            ..crate::play::TurnView::staying(cell)
-        };
+        let view = TurnView::dropping(cell, kind);
         super::apply::apply_turn(rules, &mut after, &view, |_, _, _| {});
         let mut g = super::generate::Generator::default();
         let checks = !g.royals_safe(rules, &after, after.side);
@@ -407,18 +396,10 @@ fn placement_refusal(
         Some(to) => {
             let dest = turns
                 .iter()
-                .find(|u| u.from == req.from && u.to == Some(to) && u.captures == caps)
-                .map_or(StoneEffect::None, |u| u.dest);
-            let movement = Turn {
-                from: req.from,
-                to: Some(to),
-                captures: caps.to_vec(),
-                dest,
-                action: Action::None,
-                promote: None,
-                castle: None,
-            };
-            move_pieces(rules, &mut scratch, &movement.view(), &mut |_, _, _| {});
+                .find(|u| u.from() == req.from && u.to() == Some(to) && u.captures() == caps)
+                .map_or(StoneEffect::None, Turn::dest);
+            let movement = TurnView::movement(req.from, to, caps, dest);
+            move_pieces(rules, &mut scratch, &movement, &mut |_, _, _| {});
             to
         }
         None => req.from,

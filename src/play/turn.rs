@@ -1,68 +1,301 @@
-//! Turns: the owned value, the borrowed view that generation hands out, and what a turn
-//! does with stones.
+//! Turns: the owned value (an enum whose variants carry only what their kind of turn needs),
+//! the borrowed view that generation hands out (built only by the constructors below), and
+//! what a movement does with stones after it.
+
+use std::cmp::Ordering;
 
 use crate::board::Cell;
 use crate::core::{PieceKindId, StoneKindId};
 use crate::vm::StoneEffect;
 
-/// What a turn does with stones after any movement.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Action {
-    /// Nothing.
-    None,
-    /// Place stones: (stone kind, cell), sorted by cell.
+/// What a piece does with stones after its movement (B-40: move, then stones).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Then {
+    /// Nothing: the movement is the whole turn.
+    Nothing,
+    /// It places stones: (stone kind, cell), sorted by cell.
     Place(Vec<(StoneKindId, Cell)>),
-    /// Remove the stone on a cell (B-46).
+    /// It removes the stone on a cell (B-46).
     Remove(Cell),
-    /// Drop a piece of this kind from the hand onto the turn's `from` cell.
+}
+
+/// One legal turn. Each kind of turn carries what it needs and nothing else, so a turn that
+/// cannot happen (a drop that captures, a pass that moves, a castling that places stones)
+/// cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// A piece (the side's own or a neutral one it controls) moves, capturing `captures`
+    /// (sorted), doing `dest` to a stone on its destination, changing kind to `promote` on
+    /// arrival, then doing `then` with stones.
+    Move {
+        /// The piece's cell.
+        from: Cell,
+        /// Its destination.
+        to: Cell,
+        /// Cells whose pieces it captures, sorted.
+        captures: Vec<Cell>,
+        /// What it does to a stone on the destination.
+        dest: StoneEffect,
+        /// The kind it becomes on arrival.
+        promote: Option<PieceKindId>,
+        /// Stones placed or removed after it.
+        then: Then,
+    },
+    /// A castling: the royal piece moves from `from` to `to` and the partners of the
+    /// variant's castling number `index` move with it.
+    Castle {
+        /// The royal piece's cell.
+        from: Cell,
+        /// Its destination.
+        to: Cell,
+        /// Which of the variant's castlings (index into its list).
+        index: u8,
+    },
+    /// The piece on `from` stays and places stones (sorted by cell) in its range.
+    Place {
+        /// The placing piece's cell.
+        from: Cell,
+        /// (stone kind, cell), sorted by cell.
+        stones: Vec<(StoneKindId, Cell)>,
+    },
+    /// The piece on `from` stays and removes the stone on `cell` (B-46).
+    Remove {
+        /// The removing piece's cell.
+        from: Cell,
+        /// The stone's cell.
+        cell: Cell,
+    },
+    /// A piece of `kind` from the hand is dropped on `cell`.
+    Drop {
+        /// Where it lands.
+        cell: Cell,
+        /// Its kind.
+        kind: PieceKindId,
+    },
+    /// A pass (`[turn] pass`): nothing changes on the board; `from` is the cell of the piece
+    /// that stands for the side (its royal piece's, or its first piece's).
+    Pass {
+        /// The cell standing for the side.
+        from: Cell,
+    },
+}
+
+impl Turn {
+    /// The acting piece's cell (the drop's cell for a drop).
+    pub fn from(&self) -> Cell {
+        match *self {
+            Turn::Move { from, .. }
+            | Turn::Castle { from, .. }
+            | Turn::Place { from, .. }
+            | Turn::Remove { from, .. }
+            | Turn::Pass { from } => from,
+            Turn::Drop { cell, .. } => cell,
+        }
+    }
+
+    /// Its destination, for a turn that moves a piece.
+    pub fn to(&self) -> Option<Cell> {
+        match *self {
+            Turn::Move { to, .. } | Turn::Castle { to, .. } => Some(to),
+            _ => None,
+        }
+    }
+
+    /// The cells whose pieces it captures, sorted.
+    pub fn captures(&self) -> &[Cell] {
+        match self {
+            Turn::Move { captures, .. } => captures,
+            _ => &[],
+        }
+    }
+
+    /// What its movement does to a stone on the destination.
+    pub fn dest(&self) -> StoneEffect {
+        match *self {
+            Turn::Move { dest, .. } => dest,
+            _ => StoneEffect::None,
+        }
+    }
+
+    /// The kind the moving piece becomes on arrival.
+    pub fn promote(&self) -> Option<PieceKindId> {
+        match *self {
+            Turn::Move { promote, .. } => promote,
+            _ => None,
+        }
+    }
+
+    /// The castling it is, if any.
+    pub fn castle(&self) -> Option<u8> {
+        match *self {
+            Turn::Castle { index, .. } => Some(index),
+            _ => None,
+        }
+    }
+
+    /// The stones it places, sorted by cell.
+    pub fn placed(&self) -> &[(StoneKindId, Cell)] {
+        match self {
+            Turn::Move {
+                then: Then::Place(stones),
+                ..
+            }
+            | Turn::Place { stones, .. } => stones,
+            _ => &[],
+        }
+    }
+
+    /// The cell of the stone it removes.
+    pub fn removed(&self) -> Option<Cell> {
+        match *self {
+            Turn::Move {
+                then: Then::Remove(cell),
+                ..
+            }
+            | Turn::Remove { cell, .. } => Some(cell),
+            _ => None,
+        }
+    }
+
+    /// The kind it drops from the hand.
+    pub fn dropped(&self) -> Option<PieceKindId> {
+        match *self {
+            Turn::Drop { kind, .. } => Some(kind),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a pass.
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Turn::Pass { .. })
+    }
+
+    /// The same turn without what it does with stones after a movement.
+    pub fn without_stones(&self) -> Turn {
+        match self {
+            Turn::Move {
+                from,
+                to,
+                captures,
+                dest,
+                promote,
+                ..
+            } => Turn::Move {
+                from: *from,
+                to: *to,
+                captures: captures.clone(),
+                dest: *dest,
+                promote: *promote,
+                then: Then::Nothing,
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// The cells the turn changes, to mark on a board: where the piece came from and went,
+    /// what it captured, where stones went or which stone it removed.
+    pub fn touched(&self) -> Vec<Cell> {
+        let mut v = vec![self.from()];
+        v.extend(self.to().filter(|&to| to != self.from()));
+        v.extend(
+            self.captures()
+                .iter()
+                .copied()
+                .filter(|&c| Some(c) != self.to()),
+        );
+        v.extend(self.placed().iter().map(|&(_, c)| c));
+        v.extend(self.removed());
+        v
+    }
+
+    /// The borrowed view of this turn.
+    pub fn view(&self) -> TurnView<'_> {
+        TurnView {
+            from: self.from(),
+            to: self.to(),
+            captures: self.captures(),
+            dest: self.dest(),
+            place: self.placed(),
+            remove: self.removed(),
+            promote: self.promote(),
+            castle: self.castle(),
+            drop: self.dropped(),
+            pass: self.is_pass(),
+        }
+    }
+
+    /// The order turns are listed in: by cell, destination, captures, stone effect, then
+    /// nothing / stones placed / a stone removed / a drop / a pass, promotion, castling.
+    fn order_key(&self) -> OrderKey<'_> {
+        let extra = match self {
+            Turn::Pass { .. } => Extra::Pass,
+            Turn::Drop { kind, .. } => Extra::Drop(*kind),
+            _ => match (self.removed(), self.placed()) {
+                (Some(c), _) => Extra::Remove(c),
+                (None, []) => Extra::Nothing,
+                (None, stones) => Extra::Place(stones),
+            },
+        };
+        OrderKey {
+            from: self.from(),
+            to: self.to(),
+            captures: self.captures(),
+            dest: self.dest(),
+            extra,
+            promote: self.promote(),
+            castle: self.castle(),
+        }
+    }
+}
+
+/// What turns are ordered by, field after field.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct OrderKey<'a> {
+    from: Cell,
+    to: Option<Cell>,
+    captures: &'a [Cell],
+    dest: StoneEffect,
+    extra: Extra<'a>,
+    promote: Option<PieceKindId>,
+    castle: Option<u8>,
+}
+
+/// What a turn does besides its movement, in listing order.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Extra<'a> {
+    Nothing,
+    Place(&'a [(StoneKindId, Cell)]),
+    Remove(Cell),
     Drop(PieceKindId),
-    /// Pass: nothing changes on the board (`[turn] pass`); `from` is the side's royal piece's
-    /// cell, or its first piece's.
     Pass,
 }
 
-/// One legal turn.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Turn {
-    /// The acting piece's cell.
-    pub from: Cell,
-    /// Its destination, if it moves.
-    pub to: Option<Cell>,
-    /// Cells whose pieces the movement captures, sorted.
-    pub captures: Vec<Cell>,
-    /// What the movement does to a stone on the destination.
-    pub dest: StoneEffect,
-    /// Stones placed or removed.
-    pub action: Action,
-    /// The piece kind it promotes to on arrival.
-    pub promote: Option<PieceKindId>,
-    /// The castling (index into the variant's list) this move is.
-    pub castle: Option<u8>,
+impl PartialOrd for Turn {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
-/// A borrowed view of a turn handed to generation callbacks.
+impl Ord for Turn {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order_key().cmp(&other.order_key())
+    }
+}
+
+/// A borrowed view of a turn handed to generation callbacks. It is built only by the
+/// constructors below, which keep to the same kinds of turn as [`Turn`].
 #[derive(Debug, Clone, Copy)]
 pub struct TurnView<'a> {
-    /// The acting piece's cell.
-    pub from: Cell,
-    /// Its destination, if it moves.
-    pub to: Option<Cell>,
-    /// Cells it captures, sorted.
-    pub captures: &'a [Cell],
-    /// What the movement does to a stone on the destination.
-    pub dest: StoneEffect,
-    /// Stones placed.
-    pub place: &'a [(StoneKindId, Cell)],
-    /// Stone removed.
-    pub remove: Option<Cell>,
-    /// Promotion.
-    pub promote: Option<PieceKindId>,
-    /// Castling.
-    pub castle: Option<u8>,
-    /// A piece of this kind dropped from the hand onto `from`.
-    pub drop: Option<PieceKindId>,
-    /// A pass (`[turn] pass`): nothing else is set.
-    pub pass: bool,
+    from: Cell,
+    to: Option<Cell>,
+    captures: &'a [Cell],
+    dest: StoneEffect,
+    place: &'a [(StoneKindId, Cell)],
+    remove: Option<Cell>,
+    promote: Option<PieceKindId>,
+    castle: Option<u8>,
+    drop: Option<PieceKindId>,
+    pass: bool,
 }
 
 impl<'a> TurnView<'a> {
@@ -90,59 +323,168 @@ impl<'a> TurnView<'a> {
         }
     }
 
-    /// A turn on `from` that moves nothing (the base of stone actions and drops).
-    pub fn staying(from: Cell) -> TurnView<'a> {
+    /// A castling (`index` into the variant's list) whose royal piece goes from `from` to
+    /// `to`.
+    pub fn castling(from: Cell, to: Cell, index: u8) -> TurnView<'a> {
+        TurnView {
+            castle: Some(index),
+            ..TurnView::movement(from, to, &[], StoneEffect::None)
+        }
+    }
+
+    /// A piece of `kind` dropped from the hand on `cell`.
+    pub fn dropping(cell: Cell, kind: PieceKindId) -> TurnView<'a> {
+        TurnView {
+            drop: Some(kind),
+            ..TurnView::staying(cell)
+        }
+    }
+
+    /// The piece on `from` staying, as the base of its stone actions: only ever handed out
+    /// with [`TurnView::then_placing`] or [`TurnView::then_removing`] applied.
+    pub(super) fn staying(from: Cell) -> TurnView<'a> {
         TurnView {
             to: None,
             ..TurnView::movement(from, from, &[], StoneEffect::None)
         }
     }
 
+    /// This movement, with the moving piece becoming `kind` on arrival.
+    #[must_use]
+    pub fn promoting(self, kind: Option<PieceKindId>) -> TurnView<'a> {
+        debug_assert!(self.to.is_some() && self.castle.is_none());
+        TurnView {
+            promote: kind,
+            ..self
+        }
+    }
+
+    /// This movement (or a staying piece), then placing these stones.
+    #[must_use]
+    pub fn then_placing(self, place: &'a [(StoneKindId, Cell)]) -> TurnView<'a> {
+        debug_assert!(self.castle.is_none() && self.drop.is_none() && !self.pass);
+        TurnView { place, ..self }
+    }
+
+    /// This movement (or a staying piece), then removing the stone on `cell`.
+    #[must_use]
+    pub fn then_removing(self, cell: Cell) -> TurnView<'a> {
+        debug_assert!(self.castle.is_none() && self.drop.is_none() && !self.pass);
+        TurnView {
+            remove: Some(cell),
+            ..self
+        }
+    }
+
+    /// The acting piece's cell (the drop's cell for a drop).
+    #[inline]
+    pub fn from(&self) -> Cell {
+        self.from
+    }
+
+    /// Its destination, if it moves.
+    #[inline]
+    pub fn to(&self) -> Option<Cell> {
+        self.to
+    }
+
+    /// Cells it captures, sorted.
+    #[inline]
+    pub fn captures(&self) -> &'a [Cell] {
+        self.captures
+    }
+
+    /// What its movement does to a stone on the destination.
+    #[inline]
+    pub fn dest(&self) -> StoneEffect {
+        self.dest
+    }
+
+    /// Stones placed.
+    #[inline]
+    pub fn placed(&self) -> &'a [(StoneKindId, Cell)] {
+        self.place
+    }
+
+    /// The cell of a stone removed.
+    #[inline]
+    pub fn removed(&self) -> Option<Cell> {
+        self.remove
+    }
+
+    /// The kind the mover becomes on arrival.
+    #[inline]
+    pub fn promote(&self) -> Option<PieceKindId> {
+        self.promote
+    }
+
+    /// The castling it is.
+    #[inline]
+    pub fn castle(&self) -> Option<u8> {
+        self.castle
+    }
+
+    /// The kind it drops from the hand.
+    #[inline]
+    pub fn dropped(&self) -> Option<PieceKindId> {
+        self.drop
+    }
+
+    /// Whether it is a pass.
+    #[inline]
+    pub fn is_pass(&self) -> bool {
+        self.pass
+    }
+
     /// An owned turn.
     pub fn to_turn(&self) -> Turn {
+        if self.pass {
+            return Turn::Pass { from: self.from };
+        }
+        if let Some(kind) = self.drop {
+            return Turn::Drop {
+                cell: self.from,
+                kind,
+            };
+        }
         let mut place = self.place.to_vec();
         place.sort_by_key(|&(k, c)| (c, k));
-        Turn {
-            from: self.from,
-            to: self.to,
-            captures: self.captures.to_vec(),
-            dest: self.dest,
-            action: match (self.drop, self.remove, place.is_empty()) {
-                _ if self.pass => Action::Pass,
-                (Some(k), _, _) => Action::Drop(k),
-                (None, Some(c), _) => Action::Remove(c),
-                (None, None, true) => Action::None,
-                (None, None, false) => Action::Place(place),
+        match (self.to, self.castle) {
+            (Some(to), Some(index)) => Turn::Castle {
+                from: self.from,
+                to,
+                index,
             },
-            promote: self.promote,
-            castle: self.castle,
+            (Some(to), None) => Turn::Move {
+                from: self.from,
+                to,
+                captures: self.captures.to_vec(),
+                dest: self.dest,
+                promote: self.promote,
+                then: match self.remove {
+                    Some(c) => Then::Remove(c),
+                    None if place.is_empty() => Then::Nothing,
+                    None => Then::Place(place),
+                },
+            },
+            (None, _) => match self.remove {
+                Some(cell) => Turn::Remove {
+                    from: self.from,
+                    cell,
+                },
+                None => Turn::Place {
+                    from: self.from,
+                    stones: place,
+                },
+            },
         }
     }
 
     /// The view of an owned turn.
     pub fn of(t: &Turn) -> TurnView<'_> {
-        let (place, remove, drop): (&[(StoneKindId, Cell)], Option<Cell>, Option<PieceKindId>) =
-            match &t.action {
-                Action::None | Action::Pass => (&[], None, None),
-                Action::Place(l) => (l, None, None),
-                Action::Remove(c) => (&[], Some(*c), None),
-                Action::Drop(k) => (&[], None, Some(*k)),
-            };
-        TurnView {
-            from: t.from,
-            to: t.to,
-            captures: &t.captures,
-            dest: t.dest,
-            place,
-            remove,
-            promote: t.promote,
-            castle: t.castle,
-            drop,
-            pass: t.action == Action::Pass,
-        }
+        t.view()
     }
 }
-
 /// A movement found for a piece: destination, captures, stone effect.
 pub(crate) struct Step<'a> {
     pub(crate) to: Cell,
@@ -166,55 +508,137 @@ impl<'a> Step<'a> {
     }
 }
 
-impl Turn {
-    /// The cells the turn changes, to mark on a board: where the piece came from and went,
-    /// what it captured, where stones went or which stone it removed.
-    pub fn touched(&self) -> Vec<Cell> {
-        let mut v = vec![self.from];
-        v.extend(self.to.filter(|&to| to != self.from));
-        v.extend(
-            self.captures
-                .iter()
-                .copied()
-                .filter(|&c| Some(c) != self.to),
-        );
-        match &self.action {
-            Action::Place(list) => v.extend(list.iter().map(|&(_, c)| c)),
-            Action::Remove(c) => v.push(*c),
-            Action::None | Action::Drop(_) | Action::Pass => {}
-        }
-        v
-    }
-
-    /// The borrowed view of this turn.
-    pub fn view(&self) -> TurnView<'_> {
-        TurnView::of(self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn c(i: usize) -> Cell {
+        Cell::new(i)
+    }
+
+    /// A move from cell 1 to `to` that captures nothing, then `then`.
+    fn quiet(to: usize, then: Then) -> Turn {
+        Turn::Move {
+            from: c(1),
+            to: c(to),
+            captures: Vec::new(),
+            dest: StoneEffect::None,
+            promote: None,
+            then,
+        }
+    }
+
     #[test]
     fn touched_lists_each_changed_cell_once() {
-        let c = Cell::new;
-        let capture = Turn {
+        let capture = Turn::Move {
             from: c(1),
-            to: Some(c(2)),
+            to: c(2),
             captures: vec![c(2), c(5)],
             dest: StoneEffect::None,
-            action: Action::Place(vec![(StoneKindId::new(0), c(7))]),
             promote: None,
-            castle: None,
+            then: Then::Place(vec![(StoneKindId::new(0), c(7))]),
         };
         assert_eq!(capture.touched(), vec![c(1), c(2), c(5), c(7)]);
-        let removal = Turn {
-            to: None,
-            captures: Vec::new(),
-            action: Action::Remove(c(3)),
-            ..capture
+        let removal = Turn::Remove {
+            from: c(1),
+            cell: c(3),
         };
         assert_eq!(removal.touched(), vec![c(1), c(3)]);
+    }
+
+    /// Every kind of turn comes back unchanged through its view, and each view built by the
+    /// constructors becomes the kind it was built as.
+    #[test]
+    fn each_kind_of_turn_survives_its_view() {
+        let k = PieceKindId::new(1);
+        let s = StoneKindId::new(0);
+        let turns = [
+            Turn::Move {
+                from: c(1),
+                to: c(9),
+                captures: vec![c(4), c(9)],
+                dest: StoneEffect::None,
+                promote: Some(k),
+                then: Then::Nothing,
+            },
+            quiet(9, Then::Place(vec![(s, c(3)), (s, c(6))])),
+            quiet(9, Then::Remove(c(8))),
+            Turn::Castle {
+                from: c(4),
+                to: c(6),
+                index: 1,
+            },
+            Turn::Place {
+                from: c(2),
+                stones: vec![(s, c(5))],
+            },
+            Turn::Remove {
+                from: c(2),
+                cell: c(5),
+            },
+            Turn::Drop {
+                cell: c(7),
+                kind: k,
+            },
+            Turn::Pass { from: c(4) },
+        ];
+        for t in &turns {
+            assert_eq!(&t.view().to_turn(), t);
+        }
+        let place = [(s, c(6)), (s, c(3))];
+        let built = [
+            TurnView::movement(c(1), c(9), &[], StoneEffect::None).then_placing(&place),
+            TurnView::castling(c(4), c(6), 1),
+            TurnView::staying(c(2)).then_removing(c(5)),
+            TurnView::dropping(c(7), k),
+            TurnView::passing(c(4)),
+        ];
+        let kinds: Vec<&str> = built
+            .iter()
+            .map(|v| match v.to_turn() {
+                Turn::Move {
+                    then: Then::Place(p),
+                    ..
+                } => {
+                    assert_eq!(p, vec![(s, c(3)), (s, c(6))], "sorted by cell");
+                    "move then place"
+                }
+                Turn::Move { .. } => "move",
+                Turn::Castle { .. } => "castle",
+                Turn::Place { .. } => "place",
+                Turn::Remove { .. } => "remove",
+                Turn::Drop { .. } => "drop",
+                Turn::Pass { .. } => "pass",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["move then place", "castle", "remove", "drop", "pass"]
+        );
+    }
+
+    /// Turns are listed by cell, then destination, captures, and what they do besides
+    /// moving: nothing, stones placed, a stone removed.
+    #[test]
+    fn turns_are_ordered_by_cell_then_destination() {
+        let s = StoneKindId::new(0);
+        let mut turns = vec![
+            quiet(5, Then::Remove(c(2))),
+            Turn::Pass { from: c(0) },
+            quiet(5, Then::Place(vec![(s, c(3))])),
+            quiet(3, Then::Nothing),
+            quiet(5, Then::Nothing),
+        ];
+        turns.sort();
+        assert_eq!(
+            turns,
+            vec![
+                Turn::Pass { from: c(0) },
+                quiet(3, Then::Nothing),
+                quiet(5, Then::Nothing),
+                quiet(5, Then::Place(vec![(s, c(3))])),
+                quiet(5, Then::Remove(c(2))),
+            ]
+        );
     }
 }

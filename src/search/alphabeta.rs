@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::play::{Action, Game, Outcome, Turn, TurnView};
+use crate::play::{Game, Outcome, Turn, TurnView};
 use crate::rules::EndVerdict;
 
 use super::Budget;
@@ -148,19 +148,19 @@ fn fingerprint(t: &Turn) -> u64 {
         h ^= v.wrapping_add(1);
         h = h.wrapping_mul(0x0100_0000_01b3);
     };
-    mix(t.from.index() as u64);
-    mix(t.to.map_or(u64::MAX, |c| c.index() as u64));
-    for c in &t.captures {
+    mix(t.from().index() as u64);
+    mix(t.to().map_or(u64::MAX, |c| c.index() as u64));
+    for c in t.captures() {
         mix(c.index() as u64);
     }
-    mix(t.promote.map_or(u64::MAX, |k| k.index() as u64));
-    mix(t.castle.map_or(u64::MAX, u64::from));
-    match &t.action {
-        Action::None => mix(1),
-        Action::Pass => mix(5),
-        Action::Remove(c) => mix(2 + ((c.index() as u64) << 8)),
-        Action::Drop(k) => mix(3 + ((k.index() as u64) << 8)),
-        Action::Place(list) => {
+    mix(t.promote().map_or(u64::MAX, |k| k.index() as u64));
+    mix(t.castle().map_or(u64::MAX, u64::from));
+    match (t, t.removed(), t.placed()) {
+        (Turn::Pass { .. }, _, _) => mix(5),
+        (Turn::Drop { kind, .. }, _, _) => mix(3 + ((kind.index() as u64) << 8)),
+        (_, Some(c), _) => mix(2 + ((c.index() as u64) << 8)),
+        (_, None, []) => mix(1),
+        (_, None, list) => {
             for (k, c) in list {
                 mix(4 + ((k.index() as u64) << 8) + ((c.index() as u64) << 24));
             }
@@ -170,7 +170,7 @@ fn fingerprint(t: &Turn) -> u64 {
 }
 
 fn is_quiet(t: &Turn) -> bool {
-    t.captures.is_empty() && t.promote.is_none()
+    t.captures().is_empty() && t.promote().is_none()
 }
 
 impl Searcher {
@@ -558,8 +558,8 @@ impl Searcher {
             k[1] = k[0];
             k[0] = f;
         }
-        if let Some(to) = t.to {
-            let i = t.from.index() * self.cells + to.index();
+        if let Some(to) = t.to() {
+            let i = t.from().index() * self.cells + to.index();
             if let Some(h) = self.history.get_mut(i) {
                 let d = i32::try_from(depth).unwrap_or(30).min(30);
                 *h = (*h + d * d).min(1 << 20);
@@ -598,9 +598,9 @@ impl Searcher {
             if stand >= beta {
                 return stand;
             }
-            match game
-                .legal_turns_where(|t: &TurnView<'_>| !t.captures.is_empty() || t.promote.is_some())
-            {
+            match game.legal_turns_where(|t: &TurnView<'_>| {
+                !t.captures().is_empty() || t.promote().is_some()
+            }) {
                 Ok(t) => t,
                 Err(o) => return Self::outcome_score(&o, game, ply),
             }
@@ -636,12 +636,12 @@ impl Searcher {
     fn gain(&self, game: &Game<'_>, t: &Turn) -> i32 {
         let pos = game.pos();
         let captured: i32 = t
-            .captures
+            .captures()
             .iter()
             .filter_map(|&c| pos.at(c).as_piece())
             .map(|(_, k)| self.eval.value(k))
             .sum();
-        let promoted = match (t.promote, pos.at(t.from).as_piece()) {
+        let promoted = match (t.promote(), pos.at(t.from()).as_piece()) {
             (Some(to), Some((_, from))) => self.eval.value(to) - self.eval.value(from),
             (Some(to), None) => self.eval.value(to),
             _ => 0,
@@ -664,7 +664,7 @@ impl Searcher {
                     i64::MAX
                 } else if !is_quiet(t) {
                     let attacker = pos
-                        .at(t.from)
+                        .at(t.from())
                         .as_piece()
                         .map_or(0, |(_, k)| self.eval.value(k));
                     (1 << 40) + i64::from(self.gain(game, t)) * 64 - i64::from(attacker) / 16
@@ -673,8 +673,8 @@ impl Searcher {
                 } else if f == killers[1] {
                     (1 << 35) - 1
                 } else {
-                    t.to.map_or(0, |to| {
-                        let h = self.history.get(t.from.index() * self.cells + to.index());
+                    t.to().map_or(0, |to| {
+                        let h = self.history.get(t.from().index() * self.cells + to.index());
                         i64::from(h.copied().unwrap_or(0))
                     })
                 };

@@ -4,7 +4,7 @@
 //! them. Games that place or remove stones have no SAN: they are written in move text only.
 
 use crate::core::Side;
-use crate::play::{Action, Game, Turn};
+use crate::play::{Game, Then, Turn};
 use crate::rules::{Ruleset, Trigger};
 use crate::text::{parse_turn, write_position};
 
@@ -34,20 +34,21 @@ fn file_rank(rules: &Ruleset, c: crate::board::Cell) -> (String, String) {
 pub fn san(game: &mut Game<'_>, t: &Turn, all: &[Turn]) -> Option<String> {
     let rules = game.rules;
     let name = |c| rules.topo.name(c).to_ascii_lowercase();
-    let mut s = match &t.action {
-        Action::Place(_) | Action::Remove(_) => return None,
+    let mut s = match t {
+        Turn::Place { .. } | Turn::Remove { .. } => return None,
+        Turn::Move { then, .. } if *then != Then::Nothing => return None,
         // The null move of PGN readers.
-        Action::Pass => "--".to_string(),
-        Action::Drop(k) => format!(
+        Turn::Pass { .. } => "--".to_string(),
+        Turn::Drop { kind: k, .. } => format!(
             "{}@{}",
             rules.pieces[k.index()].letter.to_ascii_uppercase(),
-            name(t.from)
+            name(t.from())
         ),
-        Action::None => {
-            let to = t.to?;
-            let (_, kind) = game.pos().at(t.from).as_piece()?;
-            if t.castle.is_some() {
-                let (from_file, _) = rules.topo.coord(t.from);
+        Turn::Move { .. } | Turn::Castle { .. } => {
+            let to = t.to()?;
+            let (_, kind) = game.pos().at(t.from()).as_piece()?;
+            if t.castle().is_some() {
+                let (from_file, _) = rules.topo.coord(t.from());
                 let (to_file, _) = rules.topo.coord(to);
                 if to_file > from_file {
                     "O-O".to_string()
@@ -56,8 +57,8 @@ pub fn san(game: &mut Game<'_>, t: &Turn, all: &[Turn]) -> Option<String> {
                 }
             } else {
                 let mut s = String::new();
-                let capture = !t.captures.is_empty();
-                let (ff, fr) = file_rank(rules, t.from);
+                let capture = !t.captures().is_empty();
+                let (ff, fr) = file_rank(rules, t.from());
                 if letterless(rules, kind) {
                     if capture {
                         s.push_str(&ff);
@@ -67,15 +68,15 @@ pub fn san(game: &mut Game<'_>, t: &Turn, all: &[Turn]) -> Option<String> {
                     let rivals: Vec<&Turn> = all
                         .iter()
                         .filter(|o| {
-                            o.from != t.from
-                                && o.to == t.to
-                                && o.castle.is_none()
-                                && game.pos().at(o.from).as_piece().map(|(_, k)| k) == Some(kind)
+                            o.from() != t.from()
+                                && o.to() == t.to()
+                                && o.castle().is_none()
+                                && game.pos().at(o.from()).as_piece().map(|(_, k)| k) == Some(kind)
                         })
                         .collect();
                     if !rivals.is_empty() {
-                        let same_file = rivals.iter().any(|o| file_rank(rules, o.from).0 == ff);
-                        let same_rank = rivals.iter().any(|o| file_rank(rules, o.from).1 == fr);
+                        let same_file = rivals.iter().any(|o| file_rank(rules, o.from()).0 == ff);
+                        let same_rank = rivals.iter().any(|o| file_rank(rules, o.from()).1 == fr);
                         if !same_file {
                             s.push_str(&ff);
                         } else if !same_rank {
@@ -90,7 +91,7 @@ pub fn san(game: &mut Game<'_>, t: &Turn, all: &[Turn]) -> Option<String> {
                     s.push('x');
                 }
                 s.push_str(&name(to));
-                if let Some(k) = t.promote {
+                if let Some(k) = t.promote() {
                     s.push('=');
                     s.push(rules.pieces[k.index()].letter.to_ascii_uppercase());
                 }

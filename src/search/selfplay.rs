@@ -222,11 +222,11 @@ pub fn play_game(
         let Some(turn) = agents[side.index()].choose(&mut game) else {
             break;
         };
-        if let Some((_, k)) = game.pos().at(turn.from).as_piece() {
+        if let Some((_, k)) = game.pos().at(turn.from()).as_piece() {
             rec.moved[k.index()] += 1;
-            rec.captured[k.index()] += turn.captures.len() as u64;
+            rec.captured[k.index()] += turn.captures().len() as u64;
         }
-        let progress = !turn.captures.is_empty() || turn.promote.is_some();
+        let progress = !turn.captures().is_empty() || turn.promote().is_some();
         rec.moves.push(crate::text::turn_text(rules, &turn));
         game.play(&turn);
         let Some(adj) = cfg.adjudication else {

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::board::{Cell, Side};
 use crate::core::Diagnostic;
 use crate::load::LoadOptions;
-use crate::play::{Action, Game, Outcome};
+use crate::play::{Game, Outcome};
 use crate::position::Position;
 use crate::rules::Ruleset;
 use crate::search::{Agent, AgentSpec, Budget};
@@ -345,7 +345,7 @@ impl Session {
         let mut list = Vec::new();
         let mut total = 0usize;
         let result = game.each_turn(|t| {
-            if from.is_some_and(|f| f != t.from) {
+            if from.is_some_and(|f| f != t.from()) {
                 return;
             }
             let j = turn_json(rules, t);
@@ -588,35 +588,28 @@ fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>,
 /// A turn as JSON: its text, its cells, and the clicks that make it.
 fn turn_json(rules: &Ruleset, t: &Turn) -> Value {
     let name = |c: Cell| rules.topo.name(c);
-    let mut clicks = vec![name(t.from)];
-    if let Some(to) = t.to.filter(|&to| to != t.from) {
+    let mut clicks = vec![name(t.from())];
+    if let Some(to) = t.to().filter(|&to| to != t.from()) {
         clicks.push(name(to));
     }
     let mut stones = Vec::new();
-    match &t.action {
-        Action::Place(list) => {
-            for &(k, c) in list {
-                let st = &rules.stones[k.index()];
-                stones.push(
-                    json!({ "cell": name(c), "symbol": st.symbol.to_string(), "name": st.name }),
-                );
-                clicks.push(name(c));
-            }
-        }
-        Action::Remove(c) => clicks.push(name(*c)),
-        Action::None | Action::Drop(_) | Action::Pass => {}
+    for &(k, c) in t.placed() {
+        let st = &rules.stones[k.index()];
+        stones.push(json!({ "cell": name(c), "symbol": st.symbol.to_string(), "name": st.name }));
+        clicks.push(name(c));
     }
+    clicks.extend(t.removed().map(name));
     json!({
         "text": turn_text(rules, t),
-        "from": name(t.from),
-        "to": t.to.map(name),
-        "captures": t.captures.iter().map(|&c| name(c)).collect::<Vec<_>>(),
+        "from": name(t.from()),
+        "to": t.to().map(name),
+        "captures": t.captures().iter().map(|&c| name(c)).collect::<Vec<_>>(),
         "stones": stones,
-        "remove": match t.action { Action::Remove(c) => Some(name(c)), _ => None },
-        "drop": match t.action { Action::Drop(k) => Some(rules.pieces[k.index()].name.clone()), _ => None },
-        "promote": t.promote.map(|k| rules.pieces[k.index()].name.clone()),
-        "castle": t.castle.is_some(),
-        "pass": t.action == Action::Pass,
+        "remove": t.removed().map(name),
+        "drop": t.dropped().map(|k| rules.pieces[k.index()].name.clone()),
+        "promote": t.promote().map(|k| rules.pieces[k.index()].name.clone()),
+        "castle": t.castle().is_some(),
+        "pass": t.is_pass(),
         "clicks": clicks,
     })
 }

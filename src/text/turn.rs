@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::board::Cell;
 use crate::core::{PieceKindId, StoneKindId};
-use crate::play::{Action, DropRefusal, Game, Refusal, Request, Turn};
+use crate::play::{DropRefusal, Game, Refusal, Request, Turn};
 use crate::rules::Ruleset;
 use crate::rules::{LetterMark, Whose};
 
@@ -18,49 +18,55 @@ pub const PASS: &str = "pass";
 /// The canonical text of a turn.
 pub fn turn_text(rules: &Ruleset, t: &Turn) -> String {
     let name = |c: Cell| rules.topo.name(c);
-    if t.action == Action::Pass {
-        return PASS.to_string();
-    }
-    if let Action::Drop(k) = t.action {
-        return format!("{}@{}", rules.pieces[k.index()].letter, name(t.from));
-    }
-    let mut s = name(t.from);
-    if let Some(i) = t.castle
-        && let Some(c) = rules.castlings.get(i as usize)
-        && let (Some(to), Some(&(partner, _))) = (t.to, c.partners.first())
-    {
-        // A castling is the king's move, or, where that could be read as a plain king step
-        // (or the king stays), the king's move onto its partner's cell.
-        let (a, b) = (rules.topo.layout(t.from), rules.topo.layout(to));
-        let near = a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1;
-        s.push('-');
-        s.push_str(&name(if near { partner } else { to }));
-        return s;
-    }
-    if let Some(to) = t.to {
-        s.push(if t.captures.contains(&to) { 'x' } else { '-' });
-        s.push_str(&name(to));
-        for &c in t.captures.iter().filter(|&&c| c != to) {
-            s.push('x');
-            s.push_str(&name(c));
+    let mut s = name(t.from());
+    match t {
+        Turn::Pass { .. } => return PASS.to_string(),
+        Turn::Drop { cell, kind } => {
+            return format!("{}@{}", rules.pieces[kind.index()].letter, name(*cell));
         }
-        if let Some(k) = t.promote {
-            s.push('=');
-            s.push_str(&rules.letter_text(crate::core::Side::White, k));
+        Turn::Castle { from, to, index } => {
+            // A castling is the king's move, or, where that could be read as a plain king
+            // step (or the king stays), the king's move onto its partner's cell.
+            let (a, b) = (rules.topo.layout(*from), rules.topo.layout(*to));
+            let near = a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1;
+            let partner = rules
+                .castlings
+                .get(*index as usize)
+                .and_then(|c| c.partners.first())
+                .map(|p| p.0);
+            s.push('-');
+            s.push_str(&name(match partner {
+                Some(p) if near => p,
+                _ => *to,
+            }));
+            return s;
         }
-    }
-    match &t.action {
-        Action::None | Action::Drop(_) | Action::Pass => {}
-        Action::Remove(c) => {
-            s.push('!');
-            s.push_str(&name(*c));
-        }
-        Action::Place(list) => {
-            for &(k, c) in list {
-                s.push(rules.stones[k.index()].symbol);
+        Turn::Move {
+            to,
+            captures,
+            promote,
+            ..
+        } => {
+            s.push(if captures.contains(to) { 'x' } else { '-' });
+            s.push_str(&name(*to));
+            for &c in captures.iter().filter(|&c| c != to) {
+                s.push('x');
                 s.push_str(&name(c));
             }
+            if let Some(k) = promote {
+                s.push('=');
+                s.push_str(&rules.letter_text(crate::core::Side::White, *k));
+            }
         }
+        Turn::Place { .. } | Turn::Remove { .. } => {}
+    }
+    if let Some(c) = t.removed() {
+        s.push('!');
+        s.push_str(&name(c));
+    }
+    for &(k, c) in t.placed() {
+        s.push(rules.stones[k.index()].symbol);
+        s.push_str(&name(c));
     }
     s
 }
