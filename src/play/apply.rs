@@ -11,27 +11,45 @@ use crate::vm::StoneEffect;
 
 use super::turn::TurnView;
 
-/// Moves the pieces of a turn's movement, reporting every cell change (cell, old, new): lifts
-/// the mover and its castling partners (all before any lands: the king's destination may be
-/// a partner's start cell), removes the captured pieces, collects a stone on the
-/// destination, lands the mover (as its new kind, if it changes) and the partners. Returns the mover
-/// as it stood before, or `None` for a turn without movement. Nothing else changes: stones,
-/// side, counters and rights are [`apply_turn`]'s.
+/// What [`move_pieces`] changes, reported as it happens.
+pub(crate) trait Moved {
+    /// A cell's occupant changed from `old` to `new`.
+    fn cell(&mut self, c: Cell, old: Occupant, new: Occupant);
+    /// The count in `side`'s supply at `slot` went up by one.
+    fn gained(&mut self, side: Side, slot: usize);
+}
+
+/// Nothing reported.
+impl Moved for () {
+    fn cell(&mut self, _: Cell, _: Occupant, _: Occupant) {}
+    fn gained(&mut self, _: Side, _: usize) {}
+}
+
+/// Cell changes reported to a closure; supply gains not reported.
+struct OnCell<F>(F);
+
+impl<F: FnMut(Cell, Occupant, Occupant)> Moved for OnCell<F> {
+    fn cell(&mut self, c: Cell, old: Occupant, new: Occupant) {
+        (self.0)(c, old, new);
+    }
+    fn gained(&mut self, _: Side, _: usize) {}
+}
+
+/// Moves the pieces of a turn's movement, reporting every cell change and supply gain to
+/// `moved`: lifts the mover and its castling partners (all before any lands: the king's
+/// destination may be a partner's start cell), removes the captured pieces (a passive
+/// capturer's hand gains them), collects a stone on the destination, lands the mover (as its
+/// new kind, if it changes) and the partners. Returns the mover as it stood before, or `None`
+/// for a turn without movement. Nothing else changes: stones, side, counters and rights are
+/// [`apply_turn`]'s.
 pub(crate) fn move_pieces(
     rules: &Ruleset,
     pos: &mut Position,
     t: &TurnView<'_>,
-    on_cell: &mut impl FnMut(Cell, Occupant, Occupant),
+    moved: &mut impl Moved,
 ) -> Option<Occupant> {
     let to = t.to()?;
     let side = pos.side;
-    let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
-        let old = pos.cells[c.index()];
-        if old != o {
-            on_cell(c, old, o);
-            pos.cells[c.index()] = o;
-        }
-    };
     let piece = pos.at(t.from());
     // A castling's partners, lifted with the mover before anything lands.
     let partners: Vec<((Cell, Cell), Occupant)> = t.castle().map_or_else(Vec::new, |i| {
@@ -41,9 +59,9 @@ pub(crate) fn move_pieces(
             .map(|&(a, b)| ((a, b), pos.at(a)))
             .collect()
     });
-    set(pos, t.from(), Occupant::EMPTY);
+    set(pos, moved, t.from(), Occupant::EMPTY);
     for &((start, _), _) in &partners {
-        set(pos, start, Occupant::EMPTY);
+        set(pos, moved, start, Occupant::EMPTY);
     }
     // Passive capture: a captured piece of a counted kind goes, turned over, into the
     // capturer's hand.
@@ -57,34 +75,50 @@ pub(crate) fn move_pieces(
             && let k = rules.pieces[k.index()].captured_as.unwrap_or(k)
             && rules.pieces[k.index()].reserve.is_some()
         {
-            let n = &mut pos.supplies[side][rules.hand_slot(k)];
-            *n = n.saturating_add(1);
+            gain(pos, moved, rules.hand_slot(k));
         }
-        set(pos, c, Occupant::EMPTY);
+        set(pos, moved, c, Occupant::EMPTY);
     }
     if let StoneEffect::Collect(k) = t.dest() {
-        let n = &mut pos.supplies[side][k.index()];
-        *n = n.saturating_add(1);
+        gain(pos, moved, k.index());
     }
     let arriving = t.promote().map_or(piece, |k| Occupant::piece(side, k));
-    set(pos, to, arriving);
+    set(pos, moved, to, arriving);
     for &((_, dest), p) in &partners {
-        set(pos, dest, p);
+        set(pos, moved, dest, p);
     }
     // An exploding capture (`[blast]`) takes the capturer and the pieces around it.
     if let Some(b) = &rules.blast
         && !t.captures().is_empty()
     {
-        set(pos, to, Occupant::EMPTY);
+        set(pos, moved, to, Occupant::EMPTY);
         for c in rules.blast_around(to) {
             if let Some((_, k)) = pos.at(c).as_piece()
                 && !b.immune.contains(&k)
             {
-                set(pos, c, Occupant::EMPTY);
+                set(pos, moved, c, Occupant::EMPTY);
             }
         }
     }
     Some(piece)
+}
+
+/// Puts `o` on `c`, reporting the change.
+fn set(pos: &mut Position, moved: &mut impl Moved, c: Cell, o: Occupant) {
+    let old = pos.cells[c.index()];
+    if old != o {
+        moved.cell(c, old, o);
+        pos.cells[c.index()] = o;
+    }
+}
+/// Adds one to the mover's supply at `slot`, reporting the gain.
+fn gain(pos: &mut Position, moved: &mut impl Moved, slot: usize) {
+    let side = pos.side;
+    let n = &mut pos.supplies[side][slot];
+    if *n < u32::MAX {
+        *n += 1;
+        moved.gained(side, slot);
+    }
 }
 
 /// Applies a whole turn to `pos`, reporting every cell change (cell, old, new).
@@ -100,19 +134,14 @@ pub fn apply_turn(
     let mut reset_clock = (clock.reset_on_capture && !t.captures().is_empty())
         || (clock.reset_on_change && t.promote().is_some());
     let (mut ep, mut ep_victim) = (None, None);
-    if let (Some(to), Some(piece)) = (t.to(), move_pieces(rules, pos, t, &mut on_cell))
+    let reported = &mut OnCell(&mut on_cell);
+    if let (Some(to), Some(piece)) = (t.to(), move_pieces(rules, pos, t, reported))
         && let Some((_, k)) = piece.as_piece()
     {
         reset_clock |= rules.clock.reset_by.contains(&k);
         (ep, ep_victim) = after_moving(rules, pos, t, to, k);
     }
-    let mut set = |pos: &mut Position, c: Cell, o: Occupant| {
-        let old = pos.cells[c.index()];
-        if old != o {
-            on_cell(c, old, o);
-            pos.cells[c.index()] = o;
-        }
-    };
+    let mut set = |pos: &mut Position, c: Cell, o: Occupant| set(pos, reported, c, o);
     if let Some(k) = t.dropped() {
         let n = &mut pos.supplies[side][rules.hand_slot(k)];
         *n = n.saturating_sub(1);
@@ -250,14 +279,14 @@ fn end_castling_rights(
 }
 
 /// Everything needed to take a turn (or a movement) back: the cells it changed, with what
-/// stood there, and the rest of the position as it was. One value is reused from turn to
-/// turn without allocating.
+/// stood there, and the rest of the position as it was. A value can be reused from turn
+/// to turn: its buffers keep their room.
 #[derive(Debug, Clone, Default)]
 pub struct Undo {
     cells: Vec<(Cell, Occupant)>,
-    /// Whether the supplies were remembered (a movement changes them only by a collected
-    /// stone or a passive capture).
-    hands: bool,
+    /// A movement's supply gains (side, slot), each by one.
+    gained: Vec<(Side, usize)>,
+    /// The supplies before a whole turn.
     supplies: BySide<Vec<u32>>,
     /// The rest, remembered for a whole turn (a movement leaves it alone).
     rest: Option<Rest>,
@@ -314,7 +343,7 @@ impl Undo {
     /// Remembers everything of `pos` but its cells, and forgets earlier cell changes.
     fn start(&mut self, pos: &Position) {
         self.cells.clear();
-        self.hands = true;
+        self.gained.clear();
         self.supplies.clone_from(&pos.supplies);
         self.rest = Some(Rest::of(pos));
     }
@@ -357,19 +386,19 @@ pub fn make_movement(
     undo: &mut Undo,
 ) -> Option<Occupant> {
     undo.cells.clear();
+    undo.gained.clear();
     undo.rest = None;
-    // Only a collected stone or a passive capture changes a hand.
-    undo.hands = matches!(t.dest(), StoneEffect::Collect(_))
-        || (!t.captures().is_empty()
-            && pos
-                .at(t.from())
-                .as_piece()
-                .is_some_and(|(_, k)| rules.pieces[k.index()].captures_to_reserve));
-    if undo.hands {
-        undo.supplies.clone_from(&pos.supplies);
+    move_pieces(rules, pos, t, undo)
+}
+
+/// A movement's changes, remembered.
+impl Moved for Undo {
+    fn cell(&mut self, c: Cell, old: Occupant, _: Occupant) {
+        self.cells.push((c, old));
     }
-    let cells = &mut undo.cells;
-    move_pieces(rules, pos, t, &mut |c, old, _| cells.push((c, old)))
+    fn gained(&mut self, side: Side, slot: usize) {
+        self.gained.push((side, slot));
+    }
 }
 
 /// Takes back what [`make_turn`] or [`make_movement`] did, leaving `pos` as it was before.
@@ -377,10 +406,11 @@ pub fn unmake(pos: &mut Position, undo: &Undo) {
     for &(c, o) in undo.cells.iter().rev() {
         pos.cells[c.index()] = o;
     }
-    if undo.hands {
-        pos.supplies.clone_from(&undo.supplies);
+    for &(side, slot) in &undo.gained {
+        pos.supplies[side][slot] -= 1;
     }
     if let Some(rest) = undo.rest {
+        pos.supplies.clone_from(&undo.supplies);
         rest.put_back(pos);
     }
 }

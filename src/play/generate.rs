@@ -794,7 +794,7 @@ impl Core {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clone_from(pos);
         let view = TurnView::movement(from, step.to, step.captures, step.dest);
-        move_pieces(rules, &mut scratch, &view, &mut |_, _, _| {});
+        move_pieces(rules, &mut scratch, &view, &mut ());
         let enemy = pos.side.opponent();
         let mut hit = false;
         for c in rules.topo.cells() {
@@ -1239,7 +1239,7 @@ impl Generator {
             return Err(won);
         }
         for t in &turns {
-            f(&TurnView::of(t));
+            f(&t.view());
         }
         Ok(turns.len())
     }

@@ -399,7 +399,7 @@ fn placement_refusal(
                 .find(|u| u.from() == req.from && u.to() == Some(to) && u.captures() == caps)
                 .map_or(StoneEffect::None, Turn::dest);
             let movement = TurnView::movement(req.from, to, caps, dest);
-            move_pieces(rules, &mut scratch, &movement, &mut |_, _, _| {});
+            move_pieces(rules, &mut scratch, &movement, &mut ());
             to
         }
         None => req.from,

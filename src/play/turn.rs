@@ -479,11 +479,6 @@ impl<'a> TurnView<'a> {
             },
         }
     }
-
-    /// The view of an owned turn.
-    pub fn of(t: &Turn) -> TurnView<'_> {
-        t.view()
-    }
 }
 /// A movement found for a piece: destination, captures, stone effect.
 pub(crate) struct Step<'a> {
