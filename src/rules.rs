@@ -418,7 +418,7 @@ pub enum Verdict {
 }
 
 /// End-of-game rules.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct EndRules {
     /// Goal regions: a piece of the listed kinds standing in one after its side's turn ends
     /// the game (`[end] occupy` is the first, a win; `[[goal]]` adds more).
@@ -430,9 +430,9 @@ pub struct EndRules {
     /// Vanquished (`[end.vanquished]`): a side for which every listed condition holds loses.
     pub vanquished: Option<Vanquished>,
     /// Checkmate, for the side checkmated.
-    pub checkmate: Option<Verdict>,
+    pub checkmate: Verdict,
     /// Stalemate, for the side stalemated.
-    pub stalemate: Option<Verdict>,
+    pub stalemate: Verdict,
     /// A side that has given check this many times wins (`[end] checks`; three-check).
     pub checks: Option<u32>,
     /// When the side that moves first reaches a goal, the other side plays one more turn, and

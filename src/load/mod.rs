@@ -31,9 +31,9 @@ use crate::dsl;
 use crate::position::Position;
 use crate::rules::{
     Bare, Blast, BoardLines, BothVanquished, Castling, Change, Clock, Colouring, Drawing, Drops,
-    EndRules, EndVerdict, Flank, Goal, Identity, LetterMark, MAX_RESERVE, Neutral, Picture,
-    PieceKind, Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind,
-    Trigger, TurnRules, Vanquished, Verdict, Whose,
+    EndRules, Flank, Goal, Identity, LetterMark, MAX_RESERVE, Neutral, Picture, PieceKind,
+    Placement, PositionField, Region, Repetition, Replaced, Ruleset, Shapes, StoneKind, Trigger,
+    TurnRules, Vanquished, Verdict, Whose,
 };
 use crate::text;
 

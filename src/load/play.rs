@@ -3,13 +3,14 @@
 //! placement of stones.
 
 use super::words::{
-    self, BareAnswer, CapturedLeave, ChainEndsHome, ChainRevisits, GivingCheck, GoalAnswer,
-    Immobilized, NoPieces, Pass, RoyalsFacing, StoneAfterMove, TwoPasses, Word,
+    self, AtLimit, BareAnswer, CapturedLeave, ChainEndsHome, ChainRevisits, Checkmate, GivingCheck,
+    GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, RoyalsFacing,
+    Stalemate, StoneAfterMove, TwoPasses, Word,
 };
 use super::{
-    Bare, BothVanquished, Clock, Code, EndRules, EndVerdict, Goal, Loader, PieceKind, PieceKindId,
-    Placement, PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId,
-    TurnRules, Vanquished, VariantDef, Verdict, span_of,
+    Bare, BothVanquished, Clock, Code, EndRules, Goal, Loader, PieceKind, PieceKindId, Placement,
+    PositionField, Repetition, Replaced, Shapes, Spanned, StoneKind, StoneKindId, TurnRules,
+    Vanquished, VariantDef, Verdict, span_of,
 };
 use crate::compile;
 use crate::rules::Facing;
@@ -170,8 +171,12 @@ impl Loader<'_> {
             self.word_or_default::<NoPieces>(def.end.no_pieces.as_ref()) == NoPieces::Loses;
         let immobilized_loses =
             self.word_or_default::<Immobilized>(def.end.immobilized.as_ref()) == Immobilized::Loses;
-        let checkmate = self.verdict(def.end.checkmate.as_ref(), Verdict::Loses);
-        let stalemate = self.verdict(def.end.stalemate.as_ref(), Verdict::Draw);
+        let checkmate = self
+            .word_or_default::<Checkmate>(def.end.checkmate.as_ref())
+            .into();
+        let stalemate = self
+            .word_or_default::<Stalemate>(def.end.stalemate.as_ref())
+            .into();
         let checks = def
             .end
             .checks
@@ -387,26 +392,6 @@ impl Loader<'_> {
         }
     }
 
-    /// A verdict word (`loses`, `wins`, `draw`), `default` when absent.
-    fn verdict(&mut self, v: Option<&Spanned<String>>, default: Verdict) -> Option<Verdict> {
-        match v.map(|s| (s.get_ref().as_str(), span_of(s))) {
-            None => Some(default),
-            Some(("loses", _)) => Some(Verdict::Loses),
-            Some(("wins", _)) => Some(Verdict::Wins),
-            Some(("draw", _)) => Some(Verdict::Draw),
-            Some((other, span)) => {
-                self.problem(
-                    Code::End,
-                    span,
-                    format!("`{other}` is not a verdict"),
-                    "not loses, wins or draw",
-                    "write \"loses\", \"wins\" or \"draw\"",
-                );
-                None
-            }
-        }
-    }
-
     /// The piece kinds named in `list`.
     fn piece_kinds(&mut self, def: &VariantDef, list: &[Spanned<String>]) -> Vec<PieceKindId> {
         let ids: Vec<String> = def.pieces.keys().map(|k| k.get_ref().clone()).collect();
@@ -435,8 +420,12 @@ impl Loader<'_> {
         for g in &def.goal {
             let region = self.region_ref(&g.region, regions);
             let by = self.piece_kinds(def, &g.by);
-            let v = self.verdict(g.verdict.as_ref(), Verdict::Wins);
-            if let (Some(region), Some(verdict)) = (region, v) {
+            let v = match &g.verdict {
+                Some(v) => self.word::<GoalVerdict>(v),
+                None => Some(GoalVerdict::Wins),
+            };
+            if let (Some(region), Some(v)) = (region, v) {
+                let verdict = v.into();
                 goals.push(Goal {
                     region,
                     by,
@@ -527,11 +516,11 @@ impl Loader<'_> {
                     );
                 }
                 let v = match v {
-                    Some(v) => self.end_verdict(v, false, Code::Clock),
-                    None => Some(EndVerdict::Draw),
+                    Some(v) => self.word::<AtLimit>(v),
+                    None => Some(AtLimit::Draw),
                 };
                 if let Some(v) = v {
-                    clock.limit = Some((u32::try_from(n).unwrap_or(u32::MAX).max(1), v));
+                    clock.limit = Some((u32::try_from(n).unwrap_or(u32::MAX).max(1), v.into()));
                 }
             }
             (None, Some(v)) => self.problem(
@@ -545,39 +534,11 @@ impl Loader<'_> {
         clock
     }
 
-    /// A verdict of the clock or of repetition (`illegal` only where `illegal_ok`).
-    fn end_verdict(
-        &mut self,
-        s: &Spanned<String>,
-        illegal_ok: bool,
-        code: Code,
-    ) -> Option<EndVerdict> {
-        match s.get_ref().as_str() {
-            "draw" => Some(EndVerdict::Draw),
-            "mover-loses" => Some(EndVerdict::MoverLoses),
-            "illegal" if illegal_ok => Some(EndVerdict::Illegal),
-            other => {
-                self.problem(
-                    code,
-                    span_of(s),
-                    format!("`{other}` is not a verdict here"),
-                    "unknown verdict",
-                    if illegal_ok {
-                        "write \"illegal\", \"draw\" or \"mover-loses\""
-                    } else {
-                        "write \"draw\" or \"mover-loses\""
-                    },
-                );
-                None
-            }
-        }
-    }
-
     /// `[repetition]`.
     fn repetition(&mut self, def: &VariantDef) -> Option<Repetition> {
         let r = def.repetition.as_ref()?;
         let n = *r.occurrence.get_ref();
-        let v = self.end_verdict(&r.verdict, true, Code::Repetition);
+        let v = self.word::<RepetitionVerdict>(&r.verdict);
         if !(2..=1000).contains(&n) {
             self.problem(
                 Code::Repetition,
@@ -588,9 +549,9 @@ impl Loader<'_> {
             );
             return None;
         }
-        v.map(|verdict| Repetition {
+        v.map(|v| Repetition {
             occurrence: u32::try_from(n).unwrap_or(2),
-            verdict,
+            verdict: v.into(),
         })
     }
 

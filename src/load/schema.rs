@@ -5,9 +5,9 @@
 use toml::Spanned;
 
 use super::words::{
-    Bare, BareAnswer, CapturedLeave, CapturesTo, ChainEndsHome, ChainRevisits, DropMate,
-    EnPassantLines, GivingCheck, GoalAnswer, Immobilized, NoPieces, Pass, RoyalsFacing,
-    StoneAfterMove, TwoPasses, Unavailable, Word,
+    AtLimit, Bare, BareAnswer, CapturedLeave, CapturesTo, ChainEndsHome, ChainRevisits, Checkmate,
+    DropMate, EnPassantLines, GivingCheck, GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass,
+    RepetitionVerdict, RoyalsFacing, Stalemate, StoneAfterMove, TwoPasses, Unavailable, Word,
 };
 use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
 use toml::de::{DeTable, DeValue};
@@ -347,9 +347,9 @@ const GOAL: &[Key] = &[
     ),
     (
         "verdict",
-        Shape::Str,
+        Shape::Word(<GoalVerdict as Word>::NAMES),
         false,
-        "\"wins\" (default), \"draw\" or \"loses\" for the piece's side.",
+        "The verdict for the side that reaches the goal (default `wins`).",
     ),
 ];
 const DROPS: &[Key] = &[
@@ -424,9 +424,9 @@ const CLOCK: &[Key] = &[
     ("limit", Shape::Int, false, "The count that ends the game."),
     (
         "at-limit",
-        Shape::Str,
+        Shape::Word(<AtLimit as Word>::NAMES),
         false,
-        "What reaching the limit means: \"draw\" or \"mover-loses\".",
+        "What reaching the limit means (default `draw`).",
     ),
 ];
 const REPETITION: &[Key] = &[
@@ -438,9 +438,9 @@ const REPETITION: &[Key] = &[
     ),
     (
         "verdict",
-        Shape::Str,
+        Shape::Word(<RepetitionVerdict as Word>::NAMES),
         true,
-        "\"illegal\", \"draw\" or \"mover-loses\".",
+        "What the repeating turn means.",
     ),
 ];
 const SETUP: &[Key] = &[(
@@ -532,15 +532,15 @@ const END: &[Key] = &[
     ),
     (
         "checkmate",
-        Shape::Str,
+        Shape::Word(<Checkmate as Word>::NAMES),
         false,
-        "With royal pieces: `loses` (default) for the side checkmated.",
+        "With royal pieces: the verdict for the side checkmated (default `loses`).",
     ),
     (
         "stalemate",
-        Shape::Str,
+        Shape::Word(<Stalemate as Word>::NAMES),
         false,
-        "With royal pieces: `draw` (default), `loses` or `wins` for the side stalemated.",
+        "With royal pieces: the verdict for the side stalemated (default `draw`).",
     ),
     (
         "checks",

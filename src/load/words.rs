@@ -5,7 +5,7 @@
 //! enum, never the string.
 
 use crate::core::Code;
-use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
+use crate::rules::{BothVanquished, Colouring, Drawing, EndVerdict, Replaced, Verdict};
 
 /// A key whose value is one of a few words.
 pub(super) trait Word: Copy + Sized + 'static {
@@ -24,12 +24,15 @@ pub(super) trait Word: Copy + Sized + 'static {
     /// The message's words before the misread word, when they are not "is not a setting of"
     /// the key (`unknown colouring`).
     const UNKNOWN: Option<&'static str> = None;
+    /// What the misread word is not, when that is not "a setting of" the key (`a verdict`).
+    const NOT: Option<&'static str> = None;
 
     /// The message for `word`, which is none of the words.
     fn misread(word: &str) -> String {
-        match Self::UNKNOWN {
-            Some(unknown) => format!("{unknown} `{word}`"),
-            None => format!("`{word}` is not a setting of `{}`", Self::KEY),
+        match (Self::UNKNOWN, Self::NOT) {
+            (Some(unknown), _) => format!("{unknown} `{word}`"),
+            (None, Some(not)) => format!("`{word}` is not {not}"),
+            (None, None) => format!("`{word}` is not a setting of `{}`", Self::KEY),
         }
     }
 
@@ -64,6 +67,29 @@ macro_rules! words {
             $($(#[$vdoc])* $variant,)+
         }
         words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help);
+        words!($($rest)*);
+    };
+    (
+        $(#[$doc:meta])*
+        enum $name:ident = $key:literal, $code:ident as $target:ident {
+            $($variant:ident = $word:literal,)+
+        } not $not:literal label $label:literal help $help:literal;
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(super) enum $name {
+            $($variant,)+
+        }
+        impl From<$name> for $target {
+            fn from(w: $name) -> $target {
+                match w {
+                    $($name::$variant => $target::$variant,)+
+                }
+            }
+        }
+        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help
+            const NOT: Option<&'static str> = Some($not););
         words!($($rest)*);
     };
     (
@@ -245,6 +271,45 @@ words! {
     } label "not none or draw"
       help "write \"none\" (the default) or \"draw\"";
 
+    /// `[end] checkmate`, for the side checkmated.
+    enum Checkmate = "checkmate", End as Verdict {
+        Loses = "loses",
+        Wins = "wins",
+        Draw = "draw",
+    } not "a verdict" label "not loses, wins or draw"
+      help "write \"loses\" (the default), \"wins\" or \"draw\" for the side checkmated";
+
+    /// `[end] stalemate`, for the side stalemated.
+    enum Stalemate = "stalemate", End as Verdict {
+        Draw = "draw",
+        Loses = "loses",
+        Wins = "wins",
+    } not "a verdict" label "not draw, loses or wins"
+      help "write \"draw\" (the default), \"loses\" or \"wins\" for the side stalemated";
+
+    /// A `[[goal]]`'s `verdict`, for the side that reaches it.
+    enum GoalVerdict = "verdict", End as Verdict {
+        Wins = "wins",
+        Draw = "draw",
+        Loses = "loses",
+    } not "a verdict" label "not wins, draw or loses"
+      help "write \"wins\" (the default), \"draw\" or \"loses\" for the side that reaches the goal";
+
+    /// `[clock] at-limit`: what reaching the limit means.
+    enum AtLimit = "at-limit", Clock as EndVerdict {
+        Draw = "draw",
+        MoverLoses = "mover-loses",
+    } not "a verdict here" label "unknown verdict"
+      help "write \"draw\" (the default) or \"mover-loses\"; the clock cannot make a turn illegal";
+
+    /// `[repetition] verdict`: what the repeating turn means.
+    enum RepetitionVerdict = "verdict", Repetition as EndVerdict {
+        Illegal = "illegal",
+        Draw = "draw",
+        MoverLoses = "mover-loses",
+    } not "a verdict here" label "unknown verdict"
+      help "write \"illegal\", \"draw\" or \"mover-loses\"";
+
     impl BothVanquished = "both", End {
         MoverWins = "mover-wins",
         MoverLoses = "mover-loses",
@@ -285,7 +350,10 @@ words! {
 mod tests {
     use super::*;
 
-    fn check<W: Word + std::fmt::Debug + PartialEq>() {
+    fn check<W: Word + std::fmt::Debug + PartialEq>(
+        checked: &mut Vec<(&'static str, &'static [&'static str])>,
+    ) {
+        checked.push((W::KEY, W::NAMES));
         // Every word reads back as its own value, and no two words share one.
         for (i, &(w, v)) in W::WORDS.iter().enumerate() {
             assert_eq!(W::read(w), Some(v), "{}", W::KEY);
@@ -299,38 +367,48 @@ mod tests {
         }
         assert_eq!(W::read("no-such-word"), None);
         assert_eq!(W::default_word(), W::WORDS[0].1);
-        // The key table has the key once, with these words (the format reference lists them).
-        let in_schema: Vec<_> = super::super::schema::word_keys()
+        // The key table has the key with these words once (the format reference lists them;
+        // keys of the same name in two tables, like `verdict`, have words of their own).
+        let in_schema = super::super::schema::word_keys()
             .into_iter()
-            .filter(|(k, _)| *k == W::KEY)
-            .collect();
-        assert_eq!(in_schema, [(W::KEY, W::NAMES)], "{}", W::KEY);
+            .filter(|&entry| entry == (W::KEY, W::NAMES))
+            .count();
+        assert_eq!(in_schema, 1, "{}", W::KEY);
     }
 
     #[test]
     fn every_word_key_reads_its_words() {
-        check::<ChainRevisits>();
-        check::<ChainEndsHome>();
-        check::<StoneAfterMove>();
-        check::<CapturedLeave>();
-        check::<GivingCheck>();
-        check::<Pass>();
-        check::<EnPassantLines>();
-        check::<Unavailable>();
-        check::<DropMate>();
-        check::<Bare>();
-        check::<BareAnswer>();
-        check::<GoalAnswer>();
-        check::<BothVanquished>();
-        check::<Replaced>();
-        check::<NoPieces>();
-        check::<Immobilized>();
-        check::<TwoPasses>();
-        check::<RoyalsFacing>();
-        check::<CapturesTo>();
-        check::<Colouring>();
-        check::<Drawing>();
+        let mut checked = Vec::new();
+        check::<ChainRevisits>(&mut checked);
+        check::<ChainEndsHome>(&mut checked);
+        check::<StoneAfterMove>(&mut checked);
+        check::<CapturedLeave>(&mut checked);
+        check::<GivingCheck>(&mut checked);
+        check::<Pass>(&mut checked);
+        check::<EnPassantLines>(&mut checked);
+        check::<Unavailable>(&mut checked);
+        check::<DropMate>(&mut checked);
+        check::<Bare>(&mut checked);
+        check::<BareAnswer>(&mut checked);
+        check::<GoalAnswer>(&mut checked);
+        check::<BothVanquished>(&mut checked);
+        check::<Replaced>(&mut checked);
+        check::<NoPieces>(&mut checked);
+        check::<Immobilized>(&mut checked);
+        check::<TwoPasses>(&mut checked);
+        check::<RoyalsFacing>(&mut checked);
+        check::<CapturesTo>(&mut checked);
+        check::<Colouring>(&mut checked);
+        check::<Drawing>(&mut checked);
+        check::<Checkmate>(&mut checked);
+        check::<Stalemate>(&mut checked);
+        check::<GoalVerdict>(&mut checked);
+        check::<AtLimit>(&mut checked);
+        check::<RepetitionVerdict>(&mut checked);
         // And every word-valued key of the table is one of them.
-        assert_eq!(super::super::schema::word_keys().len(), 21);
+        let mut in_schema = super::super::schema::word_keys();
+        in_schema.sort_unstable();
+        checked.sort_unstable();
+        assert_eq!(in_schema, checked);
     }
 }

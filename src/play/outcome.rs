@@ -154,7 +154,7 @@ pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
     } else {
         (rules.end.stalemate, Reason::Stalemate)
     };
-    let winner = match verdict.unwrap_or(Verdict::Loses) {
+    let winner = match verdict {
         Verdict::Loses => Some(side.opponent()),
         Verdict::Wins => Some(side),
         Verdict::Draw => None,

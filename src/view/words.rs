@@ -580,8 +580,8 @@ fn ending_words(rules: &Ruleset, end: &mut Vec<String>) {
         end.push(format!(
             "no turn may leave one's {} attacked; a side checkmated {}, a side stalemated {}",
             join(&royals),
-            verdict(rules.end.checkmate.unwrap_or(Verdict::Loses)),
-            verdict(rules.end.stalemate.unwrap_or(Verdict::Draw))
+            verdict(rules.end.checkmate),
+            verdict(rules.end.stalemate)
         ));
     }
     if !rules.has_royals() {
