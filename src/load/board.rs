@@ -1,6 +1,7 @@
 //! The board section of a variant file: the grid and its masks, colouring and drawing, the
 //! sides' names, cell lists, regions and direction sets.
 
+use super::words::WithoutRoyal;
 use super::{
     BoardDef, BoardLines, BySide, CellSet, ClassedSet, Code, Colouring, Drawing, Loader, Region,
     RegionId, Side, Spanned, Topology, VariantDef, Whose, compile, span_of,
@@ -112,18 +113,8 @@ impl Loader<'_> {
     /// `[game] without-royal`: the sides that play without a royal piece.
     pub(super) fn without_royal(&mut self, def: &VariantDef) -> BySide<bool> {
         let mut out = BySide::new(false, false);
-        for s in &def.game.without_royal {
-            match s.get_ref().as_str() {
-                "white" => out[Side::White] = true,
-                "black" => out[Side::Black] = true,
-                other => self.problem(
-                    Code::Board,
-                    span_of(s),
-                    format!("`{other}` is not a side"),
-                    "not white or black",
-                    "write \"white\" (the first player) or \"black\"",
-                ),
-            }
+        for side in self.words::<WithoutRoyal>(&def.game.without_royal) {
+            out[Side::from(side)] = true;
         }
         if out[Side::White]
             && out[Side::Black]

@@ -1,6 +1,7 @@
 //! Castling in a variant file: fixed castlings with their cells declared, and free ones whose
 //! cells are derived from the position (Chess960).
 
+use super::words::CastlingSide;
 use super::{
     Castling, CastlingDef, Cell, Code, Flank, Loader, MAX_CASTLINGS, PieceKindId, Side, Spanned,
     Topology, VariantDef, span_of,
@@ -22,19 +23,8 @@ impl Loader<'_> {
                 );
                 break;
             }
-            let side = match c.side.get_ref().as_str() {
-                "white" => Side::White,
-                "black" => Side::Black,
-                other => {
-                    self.problem(
-                        Code::Castling,
-                        span_of(&c.side),
-                        format!("`{other}` is not a side"),
-                        "not white or black",
-                        "write \"white\" or \"black\"",
-                    );
-                    continue;
-                }
+            let Some(side) = self.word::<CastlingSide>(&c.side).map(Side::from) else {
+                continue;
             };
             if free_any && c.rights.is_none() {
                 self.problem(

@@ -258,7 +258,7 @@ pub struct TurnDef {
 pub struct NotationDef {
     /// Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `checks`,
     /// `halfmove`, `fullmove`.
-    pub fields: Option<Spanned<Vec<String>>>,
+    pub fields: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[[castling]]`: one castling move, declared cell by cell.

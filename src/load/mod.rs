@@ -577,6 +577,12 @@ impl Loader<'_> {
         None
     }
 
+    /// The values of a key whose value is a list of words, misread ones reported and left
+    /// out.
+    fn words<W: words::Word>(&mut self, list: &[Spanned<String>]) -> Vec<W> {
+        list.iter().filter_map(|v| self.word(v)).collect()
+    }
+
     /// The value of an optional word-valued key: its default when absent or misread.
     fn word_or_default<W: words::Word>(&mut self, v: Option<&Spanned<String>>) -> W {
         v.and_then(|v| self.word(v)).unwrap_or_else(W::default_word)

@@ -3,9 +3,9 @@
 //! placement of stones.
 
 use super::words::{
-    self, AtLimit, BareAnswer, CapturedLeave, ChainEndsHome, ChainRevisits, Checkmate, GivingCheck,
-    GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, RoyalsFacing,
-    Stalemate, StoneAfterMove, TwoPasses, Word,
+    self, AtLimit, BareAnswer, CapturedLeave, ChainEndsHome, ChainRevisits, Checkmate, Compulsory,
+    Field, GivingCheck, GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict,
+    ResetOn, RoyalsFacing, Stalemate, StoneAfterMove, TurnShape, TwoPasses, Word,
 };
 use super::{
     Bare, BothVanquished, Clock, Code, EndRules, Goal, Loader, PieceKind, PieceKindId, Placement,
@@ -96,16 +96,9 @@ impl Loader<'_> {
         t.stone_after_move_compulsory = self
             .word_or_default::<StoneAfterMove>(def.turn.stone_after_move.as_ref())
             == StoneAfterMove::Compulsory;
-        for c in &def.turn.compulsory {
-            match c.get_ref().as_str() {
-                "capture" => t.capture_compulsory = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(c),
-                    format!("`{other}` is not a kind of turn that can be compulsory"),
-                    "not a kind of turn",
-                    "write \"capture\": when a turn can capture, a turn must",
-                ),
+        for c in self.words::<Compulsory>(&def.turn.compulsory) {
+            match c {
+                Compulsory::Capture => t.capture_compulsory = true,
             }
         }
         if let Some(b) = &def.turn.most_captures {
@@ -140,18 +133,11 @@ impl Loader<'_> {
             move_then_stone: false,
             stone_only: false,
         };
-        for item in list.get_ref() {
-            match item.get_ref().as_str() {
-                "move" => sh.moves = true,
-                "move-then-stone" => sh.move_then_stone = true,
-                "stone" => sh.stone_only = true,
-                other => self.problem(
-                    Code::Turn,
-                    span_of(item),
-                    format!("`{other}` is not a kind of turn"),
-                    "not a turn shape",
-                    "the kinds of turn are \"move\", \"move-then-stone\" and \"stone\"",
-                ),
+        for shape in self.words::<TurnShape>(list.get_ref()) {
+            match shape {
+                TurnShape::Move => sh.moves = true,
+                TurnShape::MoveThenStone => sh.move_then_stone = true,
+                TurnShape::Stone => sh.stone_only = true,
             }
         }
         if !(sh.moves || sh.move_then_stone || sh.stone_only) {
@@ -231,7 +217,7 @@ impl Loader<'_> {
             .notation
             .fields
             .as_ref()
-            .is_some_and(|f| f.get_ref().iter().any(|n| n == "checks"));
+            .is_some_and(|f| f.get_ref().iter().any(|n| n.get_ref() == "checks"));
         if !carried {
             self.problem(
                 Code::End,
@@ -484,17 +470,10 @@ impl Loader<'_> {
             reset_on_capture: c.reset_on.is_none(),
             ..Clock::default()
         };
-        for e in c.reset_on.iter().flatten() {
-            match e.get_ref().as_str() {
-                "capture" => clock.reset_on_capture = true,
-                "change" => clock.reset_on_change = true,
-                other => self.problem(
-                    Code::Clock,
-                    span_of(e),
-                    format!("`{other}` is not an event that resets the clock"),
-                    "unknown event",
-                    "write \"capture\" or \"change\"; list piece kinds whose moves reset it in `reset-by`",
-                ),
+        for e in self.words::<ResetOn>(c.reset_on.as_deref().unwrap_or_default()) {
+            match e {
+                ResetOn::Capture => clock.reset_on_capture = true,
+                ResetOn::Change => clock.reset_on_change = true,
             }
         }
         clock.reset_by = self
@@ -563,40 +542,23 @@ impl Loader<'_> {
                 Vec::new()
             };
         };
-        let mut out = Vec::new();
-        for name in f.get_ref() {
-            out.push(match name.as_str() {
-                "supplies" => PositionField::Supplies,
-                "taboo" => PositionField::Taboo,
-                "castling" => PositionField::Castling,
-                "en-passant" => PositionField::EnPassant,
-                "checks" => {
-                    if def.end.checks.is_none() {
-                        self.problem(
-                            Code::Notation,
-                            span_of(f),
-                            "the field `checks` without `[end] checks`",
-                            "no checks are counted",
-                            "add `checks = N` to [end] (a side that gives check N times wins), or remove the field",
-                        );
-                    }
-                    PositionField::Checks
-                }
-                "halfmove" => PositionField::Halfmove,
-                "fullmove" => PositionField::Fullmove,
-                other => {
-                    self.problem(
-                        Code::Notation,
-                        span_of(f),
-                        format!("unknown position field `{other}`"),
-                        "unknown field",
-                        "fields: supplies, taboo, castling, en-passant, checks, halfmove, fullmove",
-                    );
-                    continue;
-                }
-            });
+        let fields: Vec<PositionField> = self
+            .words::<Field>(f.get_ref())
+            .into_iter()
+            .map(Into::into)
+            .collect();
+        if def.end.checks.is_none()
+            && let Some(checks) = f.get_ref().iter().find(|n| n.get_ref() == "checks")
+        {
+            self.problem(
+                Code::Notation,
+                span_of(checks),
+                "the field `checks` without `[end] checks`",
+                "no checks are counted",
+                "add `checks = N` to [end] (a side that gives check N times wins), or remove the field",
+            );
         }
-        out
+        fields
     }
 
     pub(super) fn placement(

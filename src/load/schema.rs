@@ -5,9 +5,10 @@
 use toml::Spanned;
 
 use super::words::{
-    AtLimit, Bare, BareAnswer, CapturedLeave, CapturesTo, ChainEndsHome, ChainRevisits, Checkmate,
-    DropMate, EnPassantLines, GivingCheck, GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass,
-    RepetitionVerdict, RoyalsFacing, Stalemate, StoneAfterMove, TwoPasses, Unavailable, Word,
+    AtLimit, Bare, BareAnswer, CapturedLeave, CapturesTo, CastlingSide, ChainEndsHome,
+    ChainRevisits, Checkmate, Compulsory, DropMate, EnPassantLines, Field, GivingCheck, GoalAnswer,
+    GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, ResetOn, RoyalsFacing, Stalemate,
+    StoneAfterMove, TurnShape, TwoPasses, Unavailable, WithoutRoyal, Word,
 };
 use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
 use toml::de::{DeTable, DeValue};
@@ -22,6 +23,8 @@ enum Shape {
     Bool,
     /// An array of strings.
     Strs,
+    /// An array of strings, each one of these words (a typed key of `words.rs`).
+    Words(&'static [&'static str]),
     /// An array of integer pairs (direction vectors).
     Pairs,
     /// A table with these keys.
@@ -52,9 +55,9 @@ const GAME: &[Key] = &[
     ),
     (
         "without-royal",
-        Shape::Strs,
+        Shape::Words(<WithoutRoyal as Word>::NAMES),
         false,
-        "Sides (`white`, `black`) that play without a royal piece in a game with royal pieces: never in check, ended by the other rules (horde: [\"white\"]).",
+        "Sides that play without a royal piece in a game with royal pieces: never in check, ended by the other rules (horde: [\"white\"]).",
     ),
 ];
 const BOARD: &[Key] = &[
@@ -246,7 +249,7 @@ const PIECE: &[Key] = &[
     ),
     (
         "turns",
-        Shape::Strs,
+        Shape::Words(<TurnShape as Word>::NAMES),
         false,
         "The kinds of turn this piece has, overriding `[turn] shapes`.",
     ),
@@ -411,9 +414,9 @@ const RESERVE: &[Key] = &[(
 const CLOCK: &[Key] = &[
     (
         "reset-on",
-        Shape::Strs,
+        Shape::Words(<ResetOn as Word>::NAMES),
         false,
-        "Events that reset it: \"capture\", \"change\".",
+        "Events that reset it (default: a capture).",
     ),
     (
         "reset-by",
@@ -606,9 +609,9 @@ const TURN: &[Key] = &[
     ),
     (
         "shapes",
-        Shape::Strs,
+        Shape::Words(<TurnShape as Word>::NAMES),
         false,
-        "The kinds of turn: `move`, `move-then-stone`, `stone` (default: all three).",
+        "The kinds of turn (default: all three).",
     ),
     (
         "stone-after-move",
@@ -618,9 +621,9 @@ const TURN: &[Key] = &[
     ),
     (
         "compulsory",
-        Shape::Strs,
+        Shape::Words(<Compulsory as Word>::NAMES),
         false,
-        "Kinds of turn that exclude the others when there is one: `capture`.",
+        "Kinds of turn that exclude the others when there is one.",
     ),
     (
         "most-captures",
@@ -661,12 +664,17 @@ const TURN: &[Key] = &[
 ];
 const NOTATION: &[Key] = &[(
     "fields",
-    Shape::Strs,
+    Shape::Words(<Field as Word>::NAMES),
     false,
-    "Field names in order: `supplies`, `taboo`, `castling`, `en-passant`, `checks` (the checks each side may still give before it wins, `3+3`, with `[end] checks`), `halfmove`, `fullmove`.",
+    "Field names in order (`checks`: the checks each side may still give before it wins, `3+3`, with `[end] checks`).",
 )];
 const CASTLING: &[Key] = &[
-    ("side", Shape::Str, true, "`white` or `black`."),
+    (
+        "side",
+        Shape::Word(<CastlingSide as Word>::NAMES),
+        true,
+        "Whose castling it is.",
+    ),
     (
         "letter",
         Shape::Str,
@@ -913,7 +921,7 @@ fn expected(shape: Shape) -> &'static str {
         Shape::Str | Shape::Word(_) => "a string",
         Shape::Int => "an integer",
         Shape::Bool => "true or false",
-        Shape::Strs => "an array of strings",
+        Shape::Strs | Shape::Words(_) => "an array of strings",
         Shape::Pairs => "an array of [file step, rank step] pairs",
         Shape::Table(_) | Shape::Named(_) => "a table",
         Shape::Tables(_) => "an array of tables",
@@ -994,7 +1002,7 @@ fn value(v: &Spanned<DeValue<'_>>, shape: Shape, what: &str, out: &mut Vec<Misma
         (Shape::Str | Shape::Word(_), DeValue::String(_))
         | (Shape::Int, DeValue::Integer(_))
         | (Shape::Bool, DeValue::Boolean(_)) => {}
-        (Shape::Strs, DeValue::Array(a)) => {
+        (Shape::Strs | Shape::Words(_), DeValue::Array(a)) => {
             for e in a {
                 if !matches!(e.get_ref(), DeValue::String(_)) {
                     value(e, Shape::Str, &format!("an item of {what}"), out);
@@ -1099,7 +1107,7 @@ pub(super) fn word_keys() -> Vec<(&'static str, &'static [&'static str])> {
     fn walk(keys: &[Key], out: &mut Vec<(&'static str, &'static [&'static str])>) {
         for (name, shape, _, _) in keys {
             match shape {
-                Shape::Word(words) => out.push((name, words)),
+                Shape::Word(words) | Shape::Words(words) => out.push((name, words)),
                 Shape::Table(inner) | Shape::Tables(inner) | Shape::Named(Shape::Table(inner)) => {
                     walk(inner, out);
                 }
@@ -1151,6 +1159,10 @@ fn type_name(shape: Shape) -> String {
         Shape::Int => "integer".into(),
         Shape::Bool => "true or false".into(),
         Shape::Strs => "array of strings".into(),
+        Shape::Words(words) => {
+            let w: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+            format!("array, each one of {}", w.join(", "))
+        }
         Shape::Pairs => "array of [file step, rank step] pairs".into(),
         Shape::Table(_) => "table".into(),
         Shape::Named(inner) => format!("table of names, each {}", type_name(*inner)),

@@ -1,11 +1,15 @@
-//! Keys whose value is one of a few words: each is a typed enum declared once here with its
-//! key, its words (the default first), its error code and what to write instead. The loader
+//! Keys whose value is one of a few words (or a list of them): each is a typed enum declared
+//! once here with its key, its words (the default first), its error code and what to write
+//! instead. The loader
 //! reads every such key through [`Loader::word`](super::Loader), which reports a word that is
 //! none of them in one way, with the closest word when there is one; the engine sees the
 //! enum, never the string.
 
 use crate::core::Code;
-use crate::rules::{BothVanquished, Colouring, Drawing, EndVerdict, Replaced, Verdict};
+use crate::core::Side;
+use crate::rules::{
+    BothVanquished, Colouring, Drawing, EndVerdict, PositionField, Replaced, Verdict,
+};
 
 /// A key whose value is one of a few words.
 pub(super) trait Word: Copy + Sized + 'static {
@@ -51,14 +55,16 @@ pub(super) trait Word: Copy + Sized + 'static {
 }
 
 /// Declares word-valued keys: a new enum (`enum Name`) or an existing one (`impl Path`), each
-/// with its key, code, words, label and help.
+/// with its key, code, words, label and help; optionally `as Target` (a `From` into an engine enum with the same variant names),
+/// and `unknown` or `not` for the message's wording.
 macro_rules! words {
     () => {};
     (
         $(#[$doc:meta])*
-        enum $name:ident = $key:literal, $code:ident {
+        enum $name:ident = $key:literal, $code:ident
+            $(as $target:ident)? {
             $($(#[$vdoc:meta])* $variant:ident = $word:literal,)+
-        } label $label:literal help $help:literal;
+        } $(unknown $unknown:literal)? $(not $not:literal)? label $label:literal help $help:literal;
         $($rest:tt)*
     ) => {
         $(#[$doc])*
@@ -66,21 +72,23 @@ macro_rules! words {
         pub(super) enum $name {
             $($(#[$vdoc])* $variant,)+
         }
-        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help);
+        words!(@from $name [$($target)?] { $($variant)+ });
+        words!(@impl $name = $key, $code { $($variant = $word,)+ }
+            [$($unknown)?] [$($not)?] label $label help $help);
         words!($($rest)*);
     };
     (
-        $(#[$doc:meta])*
-        enum $name:ident = $key:literal, $code:ident as $target:ident {
+        impl $name:ident = $key:literal, $code:ident {
             $($variant:ident = $word:literal,)+
-        } not $not:literal label $label:literal help $help:literal;
+        } $(unknown $unknown:literal)? label $label:literal help $help:literal;
         $($rest:tt)*
     ) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(super) enum $name {
-            $($variant,)+
-        }
+        words!(@impl $name = $key, $code { $($variant = $word,)+ } [$($unknown)?] []
+            label $label help $help);
+        words!($($rest)*);
+    };
+    (@from $name:ident [] { $($variant:ident)+ }) => {};
+    (@from $name:ident [$target:ident] { $($variant:ident)+ }) => {
         impl From<$name> for $target {
             fn from(w: $name) -> $target {
                 match w {
@@ -88,32 +96,10 @@ macro_rules! words {
                 }
             }
         }
-        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help
-            const NOT: Option<&'static str> = Some($not););
-        words!($($rest)*);
-    };
-    (
-        impl $name:ident = $key:literal, $code:ident {
-            $($variant:ident = $word:literal,)+
-        } label $label:literal help $help:literal;
-        $($rest:tt)*
-    ) => {
-        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help);
-        words!($($rest)*);
-    };
-    (
-        impl $name:ident = $key:literal, $code:ident {
-            $($variant:ident = $word:literal,)+
-        } unknown $unknown:literal label $label:literal help $help:literal;
-        $($rest:tt)*
-    ) => {
-        words!(@impl $name = $key, $code { $($variant = $word,)+ } label $label help $help
-            const UNKNOWN: Option<&'static str> = Some($unknown););
-        words!($($rest)*);
     };
     (@impl $name:ident = $key:literal, $code:ident {
         $($variant:ident = $word:literal,)+
-    } label $label:literal help $help:literal $($extra:item)*) => {
+    } [$($unknown:literal)?] [$($not:literal)?] label $label:literal help $help:literal) => {
         impl Word for $name {
             const KEY: &'static str = $key;
             const CODE: Code = Code::$code;
@@ -121,7 +107,8 @@ macro_rules! words {
             const NAMES: &'static [&'static str] = &[$($word,)+];
             const LABEL: &'static str = $label;
             const HELP: &'static str = $help;
-            $($extra)*
+            $(const UNKNOWN: Option<&'static str> = Some($unknown);)?
+            $(const NOT: Option<&'static str> = Some($not);)?
         }
     };
 }
@@ -310,6 +297,53 @@ words! {
     } not "a verdict here" label "unknown verdict"
       help "write \"illegal\", \"draw\" or \"mover-loses\"";
 
+    /// `[turn] shapes` and a piece's `turns`: a kind of turn.
+    enum TurnShape = "shapes", Turn {
+        Move = "move",
+        MoveThenStone = "move-then-stone",
+        Stone = "stone",
+    } not "a kind of turn" label "not a turn shape"
+      help "the kinds of turn are \"move\", \"move-then-stone\" and \"stone\"";
+
+    /// `[turn] compulsory`: a kind of turn that excludes the others when there is one.
+    enum Compulsory = "compulsory", Turn {
+        Capture = "capture",
+    } not "a kind of turn that can be compulsory" label "not a kind of turn"
+      help "write \"capture\": when a turn can capture, a turn must";
+
+    /// `[clock] reset-on`: an event that resets the clock.
+    enum ResetOn = "reset-on", Clock {
+        Capture = "capture",
+        Change = "change",
+    } not "an event that resets the clock" label "unknown event"
+      help "write \"capture\" or \"change\"; list piece kinds whose moves reset it in `reset-by`";
+
+    /// `[notation] fields`: a position-text field after BOARD SIDE.
+    enum Field = "fields", Notation as PositionField {
+        Supplies = "supplies",
+        Taboo = "taboo",
+        Castling = "castling",
+        EnPassant = "en-passant",
+        Checks = "checks",
+        Halfmove = "halfmove",
+        Fullmove = "fullmove",
+    } not "a position field" label "unknown field"
+      help "fields: \"supplies\", \"taboo\", \"castling\", \"en-passant\", \"checks\", \"halfmove\", \"fullmove\"";
+
+    /// `[game] without-royal`: a side that plays without a royal piece.
+    enum WithoutRoyal = "without-royal", Board as Side {
+        White = "white",
+        Black = "black",
+    } not "a side" label "not white or black"
+      help "write \"white\" (the first player) or \"black\"";
+
+    /// A `[[castling]]`'s `side`.
+    enum CastlingSide = "side", Castling as Side {
+        White = "white",
+        Black = "black",
+    } not "a side" label "not white or black"
+      help "write \"white\" or \"black\"";
+
     impl BothVanquished = "both", End {
         MoverWins = "mover-wins",
         MoverLoses = "mover-loses",
@@ -350,10 +384,18 @@ words! {
 mod tests {
     use super::*;
 
+    /// Keys that read the words of another key: (this key, that key).
+    const ALSO: &[(&str, &str)] = &[("turns", "shapes")];
+
     fn check<W: Word + std::fmt::Debug + PartialEq>(
         checked: &mut Vec<(&'static str, &'static [&'static str])>,
     ) {
         checked.push((W::KEY, W::NAMES));
+        checked.extend(
+            ALSO.iter()
+                .filter(|(_, k)| *k == W::KEY)
+                .map(|&(also, _)| (also, W::NAMES)),
+        );
         // Every word reads back as its own value, and no two words share one.
         for (i, &(w, v)) in W::WORDS.iter().enumerate() {
             assert_eq!(W::read(w), Some(v), "{}", W::KEY);
@@ -369,11 +411,14 @@ mod tests {
         assert_eq!(W::default_word(), W::WORDS[0].1);
         // The key table has the key with these words once (the format reference lists them;
         // keys of the same name in two tables, like `verdict`, have words of their own).
-        let in_schema = super::super::schema::word_keys()
-            .into_iter()
-            .filter(|&entry| entry == (W::KEY, W::NAMES))
-            .count();
-        assert_eq!(in_schema, 1, "{}", W::KEY);
+        let also = ALSO.iter().filter(|(_, k)| *k == W::KEY).map(|(a, _)| a);
+        for &key in std::iter::once(&W::KEY).chain(also) {
+            let in_schema = super::super::schema::word_keys()
+                .into_iter()
+                .filter(|&entry| entry == (key, W::NAMES))
+                .count();
+            assert_eq!(in_schema, 1, "{key}");
+        }
     }
 
     #[test]
@@ -405,6 +450,12 @@ mod tests {
         check::<GoalVerdict>(&mut checked);
         check::<AtLimit>(&mut checked);
         check::<RepetitionVerdict>(&mut checked);
+        check::<TurnShape>(&mut checked);
+        check::<Compulsory>(&mut checked);
+        check::<ResetOn>(&mut checked);
+        check::<Field>(&mut checked);
+        check::<WithoutRoyal>(&mut checked);
+        check::<CastlingSide>(&mut checked);
         // And every word-valued key of the table is one of them.
         let mut in_schema = super::super::schema::word_keys();
         in_schema.sort_unstable();
