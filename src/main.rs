@@ -25,6 +25,26 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Where a command starts: the variant, and the position it acts on.
+#[derive(clap::Args)]
+struct Start {
+    /// Variant file or bundled name.
+    variant: Option<String>,
+    /// Position text (defaults to the variant's start position).
+    #[arg(long)]
+    position: Option<String>,
+    /// Turns in move text, played in order from the position before the command acts.
+    #[arg(long)]
+    history: Option<String>,
+}
+
+impl Start {
+    /// The game at this position of `rules` (loaded from [`Start::variant`]).
+    fn game<'r>(&self, rules: &'r Ruleset) -> Result<Game<'r>, ExitCode> {
+        game_at(rules, self.position.as_deref(), self.history.as_deref())
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Load, validate and compile a variant; print a summary.
@@ -34,48 +54,30 @@ enum Command {
     },
     /// The rulebook-style diagram of the piece on a cell.
     Diagram {
-        /// Variant file or bundled name.
-        variant: Option<String>,
+        #[command(flatten)]
+        start: Start,
         /// The piece's cell, e.g. G7.
         #[arg(long)]
         at: String,
-        /// Position text (defaults to the variant's start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Turns in move text, played in order from the position before the command acts.
-        #[arg(long)]
-        history: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
     /// All legal turns of the side to move, one canonical move text a line.
     Moves {
-        /// Variant file or bundled name.
-        variant: Option<String>,
-        /// Position text (defaults to the variant's start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Turns in move text, played in order from the position before the command acts.
-        #[arg(long)]
-        history: Option<String>,
+        #[command(flatten)]
+        start: Start,
         /// Print a JSON array of strings.
         #[arg(long)]
         json: bool,
     },
     /// Count the leaf nodes of the legal turn tree.
     Perft {
-        /// Variant file or bundled name.
-        variant: Option<String>,
+        #[command(flatten)]
+        start: Start,
         /// How many turns deep (at most 64).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
-        /// Position text (defaults to the variant's start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Turns in move text, played in order from the position before the command acts.
-        #[arg(long)]
-        history: Option<String>,
         /// First print each root turn with its count.
         #[arg(long)]
         divide: bool,
@@ -89,14 +91,8 @@ enum Command {
     /// Play in the terminal: two humans, a human against the computer, or two computers.
     /// Type `help` during the game for the commands (moves, undo, save, load, …).
     Play {
-        /// Variant file or bundled name.
-        variant: Option<String>,
-        /// Position text (defaults to the variant's start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Turns in move text, played in order from the position before the command acts.
-        #[arg(long)]
-        history: Option<String>,
+        #[command(flatten)]
+        start: Start,
         /// Who plays White: human, or an agent: computer (the searching agent), search,
         /// search:20000n (a node budget), random, mcts:2000.
         #[arg(long, default_value = "human", value_parser = player)]
@@ -181,14 +177,8 @@ enum Command {
     },
     /// Whether the game is over: `ongoing`, or the result and its reason.
     Status {
-        /// Variant file or bundled name.
-        variant: Option<String>,
-        /// Position text (defaults to the variant's start position).
-        #[arg(long)]
-        position: Option<String>,
-        /// Turns in move text, played in order from the position before the command acts.
-        #[arg(long)]
-        history: Option<String>,
+        #[command(flatten)]
+        start: Start,
         /// Print {"result":"white"|"black"|"draw"|null,"reason":"…"}.
         #[arg(long)]
         json: bool,
@@ -542,46 +532,26 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
     match cli.command {
         None => overview(),
         Some(Command::Check { variant }) => check(variant),
-        Some(Command::Diagram {
-            variant,
-            at,
-            position: ptext,
-            history,
-            format,
-        }) => diagram(variant, at, ptext, history, format),
-        Some(Command::Moves {
-            variant,
-            position: ptext,
-            history,
-            json,
-        }) => moves(variant, ptext, history, json),
+        Some(Command::Diagram { start, at, format }) => diagram(&start, &at, format),
+        Some(Command::Moves { start, json }) => moves(&start, json),
         Some(Command::Perft {
-            variant,
+            start,
             depth,
-            position: ptext,
-            history,
             divide,
             jobs,
             json,
-        }) => perft(variant, depth, ptext, history, divide, jobs, json),
+        }) => perft(&start, depth, divide, jobs, json),
         Some(Command::Play {
-            variant,
-            position: ptext,
-            history,
+            start,
             white,
             black,
             seed,
             max_turns,
-        }) => play(variant, ptext, history, white, black, seed, max_turns),
+        }) => play(&start, white, black, seed, max_turns),
         Some(Command::Match { variant, study }) => run_match(variant, &study),
         Some(Command::Merge { files, json }) => merge(&files, json),
         Some(Command::Compare { a, b, study }) => compare(&a, &b, &study),
-        Some(Command::Status {
-            variant,
-            position: ptext,
-            history,
-            json,
-        }) => status(variant, ptext, history, json),
+        Some(Command::Status { start, json }) => status(&start, json),
         Some(Command::Rulebook {
             variant,
             out,
@@ -794,20 +764,14 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
 }
 
 /// `bulwark diagram`.
-fn diagram(
-    variant: Option<String>,
-    at: String,
-    ptext: Option<String>,
-    history: Option<String>,
-    format: Format,
-) -> Result<(), ExitCode> {
-    let rules = load(variant.as_deref())?;
-    let game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+fn diagram(start: &Start, at: &str, format: Format) -> Result<(), ExitCode> {
+    let rules = load(start.variant.as_deref())?;
+    let game = start.game(&rules)?;
     let pos = game.pos().clone();
-    let cell = rules.topo.parse_cell(&at).map_err(|e| {
+    let cell = rules.topo.parse_cell(at).map_err(|e| {
         fail(&InputError {
             message: format!("bad --at: {e}"),
-            src: NamedSource::new("--at", at.clone()),
+            src: NamedSource::new("--at", at.to_string()),
             span: None,
             help: "name a cell of the board, e.g. G7".into(),
         })
@@ -817,7 +781,7 @@ fn diagram(
         Err(view::DiagramError::NoPiece) => {
             return Err(fail(&InputError {
                 message: format!("bad --at: {}", view::no_piece_text(&rules, &pos, cell)),
-                src: NamedSource::new("--at", at.clone()),
+                src: NamedSource::new("--at", at.to_string()),
                 span: None,
                 help: "a diagram shows the options of a piece: name a cell that holds one".into(),
             }));
@@ -833,14 +797,9 @@ fn diagram(
 }
 
 /// `bulwark moves`, streamed.
-fn moves(
-    variant: Option<String>,
-    ptext: Option<String>,
-    history: Option<String>,
-    json: bool,
-) -> Result<(), ExitCode> {
-    let rules = load(variant.as_deref())?;
-    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+fn moves(start: &Start, json: bool) -> Result<(), ExitCode> {
+    let rules = load(start.variant.as_deref())?;
+    let mut game = start.game(&rules)?;
     // Streamed: each turn is written as it is generated, never all held in memory.
     let mut written: Result<(), ExitCode> = Ok(());
     let mut first = true;
@@ -869,18 +828,15 @@ fn moves(
 }
 
 /// `bulwark perft`.
-#[allow(clippy::too_many_arguments)]
 fn perft(
-    variant: Option<String>,
+    start: &Start,
     depth: u32,
-    ptext: Option<String>,
-    history: Option<String>,
     divide: bool,
     jobs: Option<u32>,
     json: bool,
 ) -> Result<(), ExitCode> {
-    let rules = load(variant.as_deref())?;
-    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+    let rules = load(start.variant.as_deref())?;
+    let mut game = start.game(&rules)?;
     let jobs = jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         |j| j as usize,
@@ -924,21 +880,18 @@ fn perft(
 }
 
 /// `bulwark play`.
-#[allow(clippy::too_many_arguments)]
 fn play(
-    variant: Option<String>,
-    ptext: Option<String>,
-    history: Option<String>,
+    start: &Start,
     white: Seat,
     black: Seat,
     seed: u64,
     max_turns: Option<u32>,
 ) -> Result<(), ExitCode> {
-    let rules = load(variant.as_deref())?;
-    let game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+    let rules = load(start.variant.as_deref())?;
+    let game = start.game(&rules)?;
     terminal::run(
         &rules,
-        variant.as_deref().unwrap_or("bollwerk178"),
+        start.variant.as_deref().unwrap_or("bollwerk178"),
         game,
         bulwark::core::BySide::new(white.0, black.0),
         seed,
@@ -1348,14 +1301,9 @@ fn write_compare_files(
 }
 
 /// `bulwark status`.
-fn status(
-    variant: Option<String>,
-    ptext: Option<String>,
-    history: Option<String>,
-    json: bool,
-) -> Result<(), ExitCode> {
-    let rules = load(variant.as_deref())?;
-    let mut game = game_at(&rules, ptext.as_deref(), history.as_deref())?;
+fn status(start: &Start, json: bool) -> Result<(), ExitCode> {
+    let rules = load(start.variant.as_deref())?;
+    let mut game = start.game(&rules)?;
     let outcome = game.outcome();
     no_runaway(&game)?;
     let side_word = |s: bulwark::core::Side| match s {

@@ -1,7 +1,7 @@
 //! Castling in a variant file: fixed castlings with their cells declared, and free ones whose
 //! cells are derived from the position (Chess960).
 
-use super::words::CastlingSide;
+use super::words::{CastlingSide, Rights};
 use super::{
     Castling, CastlingDef, Cell, Code, Flank, Loader, MAX_CASTLINGS, PieceKindId, Side, Spanned,
     Topology, VariantDef, span_of,
@@ -38,7 +38,9 @@ impl Loader<'_> {
             }
             let before = out.len();
             if let Some(r) = &c.rights {
-                self.free_castling(def, c, r, side, t, &mut next_right, &mut out);
+                if let Some(Rights::Files) = self.word::<Rights>(r) {
+                    self.free_castling(def, c, side, t, &mut next_right, &mut out);
+                }
             } else {
                 self.fixed_castling(c, side, t, &mut next_right, &mut out);
             }
@@ -228,27 +230,17 @@ impl Loader<'_> {
 
     /// A free castling (`rights = "files"`): one right per cell a partner may start from,
     /// named by its file; a castling for each flank of the king it may stand on.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn free_castling(
         &mut self,
         def: &VariantDef,
         c: &CastlingDef,
-        rights: &Spanned<String>,
         side: Side,
         t: &Topology,
         next_right: &mut usize,
         out: &mut Vec<Castling>,
     ) {
-        if rights.get_ref() != "files" {
-            self.problem(
-                Code::Castling,
-                span_of(rights),
-                format!("`{}` is not a kind of castling rights", rights.get_ref()),
-                "not files",
-                "write \"files\": the castling field names each partner by its file (Shredder-FEN)",
-            );
-            return;
-        }
+        // Only called for a castling with `rights`.
+        let Some(rights) = &c.rights else { return };
         self.no_fixed_keys(c);
         let partner_kind = c
             .partner_kind

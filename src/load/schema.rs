@@ -7,8 +7,8 @@ use toml::Spanned;
 use super::words::{
     AtLimit, Bare, BareAnswer, CapturedLeave, CapturesTo, CastlingSide, ChainEndsHome,
     ChainRevisits, Checkmate, Compulsory, DropMate, EnPassantLines, Field, GivingCheck, GoalAnswer,
-    GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, ResetOn, RoyalsFacing, Stalemate,
-    StoneAfterMove, TurnShape, TwoPasses, Unavailable, WithoutRoyal, Word,
+    GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, ResetOn, Rights, RoyalsFacing,
+    Stalemate, StoneAfterMove, TurnShape, TwoPasses, Unavailable, WithoutRoyal, Word,
 };
 use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
 use toml::de::{DeTable, DeValue};
@@ -705,9 +705,9 @@ const CASTLING: &[Key] = &[
     ),
     (
         "rights",
-        Shape::Str,
+        Shape::Word(<Rights as Word>::NAMES),
         false,
-        "`\"files\"`: a free castling (Chess960) whose rights name the partner's file.",
+        "`files`: a free castling (Chess960) whose rights name the partner's file.",
     ),
     (
         "partner-kind",

@@ -344,6 +344,12 @@ words! {
     } not "a side" label "not white or black"
       help "write \"white\" or \"black\"";
 
+    /// A `[[castling]]`'s `rights`: a free castling.
+    enum Rights = "rights", Castling {
+        Files = "files",
+    } not "a kind of castling rights" label "not files"
+      help "write \"files\": the castling field names each partner by its file (Shredder-FEN)";
+
     impl BothVanquished = "both", End {
         MoverWins = "mover-wins",
         MoverLoses = "mover-loses",
@@ -456,6 +462,7 @@ mod tests {
         check::<Field>(&mut checked);
         check::<WithoutRoyal>(&mut checked);
         check::<CastlingSide>(&mut checked);
+        check::<Rights>(&mut checked);
         // And every word-valued key of the table is one of them.
         let mut in_schema = super::super::schema::word_keys();
         in_schema.sort_unstable();
