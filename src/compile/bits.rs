@@ -123,8 +123,6 @@ impl BitMoves {
                 _ => None,
             };
         }
-        let enemies: u128 = ((1u128 << kinds) - 1) << ENEMY0;
-        let owns: u128 = ((1u128 << kinds) - 1) << OWN0;
         let progs = progs
             .map(|p| {
                 if !p.plain {
@@ -140,7 +138,7 @@ impl BitMoves {
                             _ => return None,
                         };
                         let leg = &p.legs[usize::from(l)];
-                        legs.push(bit_leg(leg, s, from, links, cells, &grows, enemies, owns)?);
+                        legs.push(bit_leg(leg, s, from, links, cells, &grows, kinds)?);
                     }
                     Some(BitProgram { legs })
                 };
@@ -230,7 +228,6 @@ impl BitMoves {
 
 /// The cell-set form of one leg for `side`, or `None` when its landings depend on more than
 /// which cells hold pieces and which of those are the enemy's.
-#[allow(clippy::too_many_arguments)]
 fn bit_leg(
     l: &LegCode,
     side: Side,
@@ -238,9 +235,10 @@ fn bit_leg(
     links: &LinkTable,
     cells: usize,
     grows: &[Option<bool>],
-    enemies: u128,
-    owns: u128,
+    kinds: usize,
 ) -> Option<BitLeg> {
+    let enemies: u128 = ((1u128 << kinds) - 1) << ENEMY0;
+    let owns: u128 = ((1u128 << kinds) - 1) << OWN0;
     // Captures every enemy kind or none.
     let enemy = match l.capture {
         CaptureMode::MoveOnly => false,

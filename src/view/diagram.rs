@@ -897,7 +897,7 @@ fn diagram_svg_with(rules: &Ruleset, pos: &Position, d: &Diagram, legend: bool) 
     svg_points(&mut out, rules, top);
     for c in topo.cells() {
         let (x, y) = xy(c);
-        svg_cell(&mut out, rules, pos, d, c, x, y);
+        svg_cell(&mut out, rules, pos, d, c, (x, y));
     }
     if legend {
         svg_legend(
@@ -1010,15 +1010,13 @@ pub fn diagram_svg_outlined(
 
 /// One cell: its square in the board's colour (red for the origin and captures), its
 /// occupant, and its marks.
-#[allow(clippy::too_many_arguments)]
 fn svg_cell(
     out: &mut String,
     rules: &Ruleset,
     pos: &Position,
     d: &Diagram,
     c: Cell,
-    x: i32,
-    y: i32,
+    (x, y): (i32, i32),
 ) {
     let fill = if d.has(c, Mark::Origin) {
         "#e5383b"
