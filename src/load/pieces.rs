@@ -1,7 +1,7 @@
 //! The pieces and stones of a variant file: their kinds, their movement definitions parsed and
 //! compiled, changes of kind, the neutral pieces and drops.
 
-use super::words::{CapturesTo, DropMate, EnPassantLines, Unavailable};
+use super::words::{CapturesTo, ChangeOn, DropMate, EnPassantLines, Unavailable};
 use super::{
     Blast, Change, ChangeDef, Code, CompileError, Compiler, Diagnostic, Drops, Fragment, IndexMap,
     LetterMark, Loader, MAX_RESERVE, Neutral, Parsed, Picture, PieceDef, PieceKind, PieceKindId,
@@ -582,50 +582,40 @@ impl Loader<'_> {
 
     /// One `[[pieces.X.changes]]` entry.
     fn change(&mut self, c: &ChangeDef, ids: &[String], regions: &[String]) -> Option<Change> {
-        let on = match c.on.get_ref().as_str() {
-            e @ ("reach" | "enter" | "zone") => match &c.region {
-                Some(r) => self
-                    .region_named(r.get_ref(), span_of(r), regions)
-                    .map(|region| {
-                        if e == "zone" {
-                            Trigger::Zone(region)
-                        } else {
-                            Trigger::Reach {
+        let event = self.word::<ChangeOn>(&c.on);
+        let on = match event {
+            None => None,
+            Some(e @ (ChangeOn::Reach | ChangeOn::Enter | ChangeOn::Zone)) => match &c.region {
+                Some(r) => {
+                    self.region_named(r.get_ref(), span_of(r), regions)
+                        .map(|region| match e {
+                            ChangeOn::Zone => Trigger::Zone(region),
+                            _ => Trigger::Reach {
                                 region,
-                                enter: e == "enter",
-                            }
-                        }
-                    }),
+                                enter: e == ChangeOn::Enter,
+                            },
+                        })
+                }
                 None => {
                     self.problem(
                         Code::Change,
                         span_of(&c.on),
-                        format!("a change on `{e}` needs a `region`"),
+                        format!("a change on `{}` needs a `region`", c.on.get_ref()),
                         "which region?",
                         "name the own region, e.g. region = \"last-rank\"",
                     );
                     None
                 }
             },
-            "capture" => Some(Trigger::Capture(
+            Some(ChangeOn::Capture) => Some(Trigger::Capture(
                 self.kind_list(&c.kinds, ids, "piece")
                     .into_iter()
                     .map(PieceKindId::new)
                     .collect(),
             )),
-            "check" => Some(Trigger::Check),
-            other => {
-                self.problem(
-                        Code::Change,
-                        span_of(&c.on),
-                        format!("`{other}` is not an event of a change of kind"),
-                        "unknown event",
-                        "write \"reach\", \"enter\" or \"zone\" (with a region), \"capture\" (with kinds) or \"check\"",
-                    );
-                None
-            }
+            Some(ChangeOn::Check) => Some(Trigger::Check),
         };
-        if matches!(c.on.get_ref().as_str(), "capture" | "check")
+        if matches!(event, Some(ChangeOn::Capture | ChangeOn::Check))
             && let Some(r) = &c.region
         {
             {
@@ -640,8 +630,8 @@ impl Loader<'_> {
         }
         if !c.kinds.is_empty()
             && matches!(
-                c.on.get_ref().as_str(),
-                "reach" | "enter" | "zone" | "check"
+                event,
+                Some(ChangeOn::Reach | ChangeOn::Enter | ChangeOn::Zone | ChangeOn::Check)
             )
         {
             self.problem(

@@ -6,9 +6,9 @@ use toml::Spanned;
 
 use super::words::{
     AtLimit, Bare, BareAnswer, CapturedLeave, CapturesTo, CastlingSide, ChainEndsHome,
-    ChainRevisits, Checkmate, Compulsory, DropMate, EnPassantLines, Field, GivingCheck, GoalAnswer,
-    GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, ResetOn, Rights, RoyalsFacing,
-    Stalemate, StoneAfterMove, TurnShape, TwoPasses, Unavailable, WithoutRoyal, Word,
+    ChainRevisits, ChangeOn, Checkmate, Compulsory, DropMate, EnPassantLines, Field, GivingCheck,
+    GoalAnswer, GoalVerdict, Immobilized, NoPieces, Pass, RepetitionVerdict, ResetOn, Rights,
+    RoyalsFacing, Stalemate, StoneAfterMove, TurnShape, TwoPasses, Unavailable, WithoutRoyal, Word,
 };
 use crate::rules::{BothVanquished, Colouring, Drawing, Replaced};
 use toml::de::{DeTable, DeValue};
@@ -305,9 +305,9 @@ const PIECE: &[Key] = &[
 const CHANGE: &[Key] = &[
     (
         "on",
-        Shape::Str,
+        Shape::Word(<ChangeOn as Word>::NAMES),
         true,
-        "\"reach\" (the move ends in `region`), \"enter\" (it comes into `region` from outside), \"zone\" (it starts or ends in `region`: shogi's promotion zone), \"capture\" or \"check\".",
+        "The event: `reach` (the move ends in `region`), `enter` (it comes into `region` from outside), `zone` (it starts or ends in `region`: shogi's promotion zone), `capture` (of one of `kinds`) or `check`.",
     ),
     (
         "region",

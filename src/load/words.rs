@@ -350,6 +350,21 @@ words! {
     } not "a kind of castling rights" label "not files"
       help "write \"files\": the castling field names each partner by its file (Shredder-FEN)";
 
+    /// A change of kind's `on`: the event that brings it about.
+    enum ChangeOn = "on", Change {
+        /// The move ends in the region.
+        Reach = "reach",
+        /// The move comes into the region from outside.
+        Enter = "enter",
+        /// The move starts or ends in the region.
+        Zone = "zone",
+        /// The piece captures one of some kinds.
+        Capture = "capture",
+        /// The move gives check.
+        Check = "check",
+    } not "an event of a change of kind" label "unknown event"
+      help "write \"reach\", \"enter\" or \"zone\" (with a region), \"capture\" (with kinds) or \"check\"";
+
     impl BothVanquished = "both", End {
         MoverWins = "mover-wins",
         MoverLoses = "mover-loses",
@@ -463,6 +478,7 @@ mod tests {
         check::<WithoutRoyal>(&mut checked);
         check::<CastlingSide>(&mut checked);
         check::<Rights>(&mut checked);
+        check::<ChangeOn>(&mut checked);
         // And every word-valued key of the table is one of them.
         let mut in_schema = super::super::schema::word_keys();
         in_schema.sort_unstable();
