@@ -421,6 +421,74 @@ pub fn shard_games(cfg: &MatchConfig) -> usize {
         .count()
 }
 
+/// Why results (a `match --json` line, or several to merge) cannot be read or added.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResultsError {
+    /// A count is missing (its path, `length.sum`).
+    #[error("no `{0}`")]
+    Missing(String),
+    /// A value is not a count (its path).
+    #[error("`{0}` is not a count")]
+    NotACount(String),
+    /// The results are of two studies: (variant, (white's agent, black's agent)) each.
+    #[error(
+        "results of different studies: {} ({} vs {}) and {} ({} vs {})",
+        first.0, first.1.0, first.1.1, second.0, second.1.0, second.1.1
+    )]
+    DifferentStudies {
+        /// The first.
+        first: Box<(String, (String, String))>,
+        /// The second.
+        second: Box<(String, (String, String))>,
+    },
+    /// A sum passes the largest count.
+    #[error("the sums pass the largest count (2^64 - 1): these results cannot be added")]
+    Overflow,
+    /// White's wins, Black's, draws and unfinished games do not add up to the games.
+    #[error(
+        "white {} + black {} + draws {} + unfinished {} is not the {games} games",
+        outcomes[0], outcomes[1], outcomes[2], outcomes[3]
+    )]
+    Outcomes {
+        /// White's wins, Black's wins, draws, unfinished games.
+        outcomes: [u64; 4],
+        /// The games.
+        games: u64,
+    },
+    /// More games adjudicated than finished.
+    #[error("{adjudicated} adjudicated games, but only {finished} finished")]
+    Adjudicated {
+        /// The games adjudicated.
+        adjudicated: u64,
+        /// The games finished.
+        finished: u64,
+    },
+    /// The ending reasons count another number of games (`None`: more than 2^64).
+    #[error(
+        "the ending reasons count {} games, not {games}",
+        counted.map_or_else(|| "more than 2^64".to_string(), |r| r.to_string())
+    )]
+    Reasons {
+        /// The games the reasons count.
+        counted: Option<u64>,
+        /// The games.
+        games: u64,
+    },
+    /// The lengths' sum does not fit the games between the shortest and the longest.
+    #[error(
+        "game lengths summing to {sum} do not fit {games} games of {} to {} turns",
+        range.0, range.1
+    )]
+    Lengths {
+        /// The sum of the lengths.
+        sum: u64,
+        /// The games.
+        games: u64,
+        /// The shortest and the longest game.
+        range: (u64, u64),
+    },
+}
+
 /// The sums that statistics are made of; shards add up.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
@@ -502,22 +570,22 @@ impl Summary {
     }
 
     /// Adds another shard's sums (same variant and agents).
-    pub fn add(&mut self, o: &Summary) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// Results of another study, or sums past the largest count; `self` is then unchanged.
+    pub fn add(&mut self, o: &Summary) -> Result<(), ResultsError> {
         if self.games == 0 && self.variant.is_empty() {
             *self = o.clone();
             return Ok(());
         }
         if o.variant != self.variant || o.agents != self.agents {
-            return Err(format!(
-                "results of different studies: {} ({} vs {}) and {} ({} vs {})",
-                self.variant, self.agents.0, self.agents.1, o.variant, o.agents.0, o.agents.1
-            ));
+            return Err(ResultsError::DifferentStudies {
+                first: Box::new((self.variant.clone(), self.agents.clone())),
+                second: Box::new((o.variant.clone(), o.agents.clone())),
+            });
         }
         // Checked: a count that would pass 2^64 is a broken or forged input, not a result.
-        let over = || {
-            "the sums pass the largest count (2^64 - 1): these results cannot be added".to_string()
-        };
-        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(over);
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or(ResultsError::Overflow);
         let mut t = self.clone();
         t.games = add(t.games, o.games)?;
         t.white = add(t.white, o.white)?;
@@ -558,34 +626,32 @@ impl Summary {
     /// lengths fit between them.
     ///
     /// # Errors
-    /// The first disagreement, in words.
-    pub fn consistent(&self) -> Result<(), String> {
+    /// The first disagreement.
+    pub fn consistent(&self) -> Result<(), ResultsError> {
         let outcomes = [self.white, self.black, self.draws, self.unfinished]
             .iter()
             .try_fold(0u64, |a, b| a.checked_add(*b));
         if outcomes != Some(self.games) {
-            return Err(format!(
-                "white {} + black {} + draws {} + unfinished {} is not the {} games",
-                self.white, self.black, self.draws, self.unfinished, self.games
-            ));
+            return Err(ResultsError::Outcomes {
+                outcomes: [self.white, self.black, self.draws, self.unfinished],
+                games: self.games,
+            });
         }
         let reasons = self
             .reasons
             .values()
             .try_fold(0u64, |a, b| a.checked_add(*b));
         if self.adjudicated > self.games - self.unfinished {
-            return Err(format!(
-                "{} adjudicated games, but only {} finished",
-                self.adjudicated,
-                self.games - self.unfinished
-            ));
+            return Err(ResultsError::Adjudicated {
+                adjudicated: self.adjudicated,
+                finished: self.games - self.unfinished,
+            });
         }
         if !self.reasons.is_empty() && reasons != Some(self.games) {
-            return Err(format!(
-                "the ending reasons count {} games, not {}",
-                reasons.map_or_else(|| "more than 2^64".to_string(), |r| r.to_string()),
-                self.games
-            ));
+            return Err(ResultsError::Reasons {
+                counted: reasons,
+                games: self.games,
+            });
         }
         if self.games > 0 {
             let (lo, hi) = self.length_range;
@@ -593,10 +659,11 @@ impl Summary {
                 && u128::from(self.length.0) >= u128::from(lo) * u128::from(self.games)
                 && u128::from(self.length.0) <= u128::from(hi) * u128::from(self.games);
             if !fits {
-                return Err(format!(
-                    "game lengths summing to {} do not fit {} games of {lo} to {hi} turns",
-                    self.length.0, self.games
-                ));
+                return Err(ResultsError::Lengths {
+                    sum: self.length.0,
+                    games: self.games,
+                    range: (lo, hi),
+                });
             }
         }
         Ok(())
@@ -679,14 +746,19 @@ impl Summary {
     }
 
     /// Reads back what [`Summary::to_json`] wrote.
-    pub fn from_json(v: &Value) -> Result<Summary, String> {
-        let n = |path: &[&str]| -> Result<u64, String> {
+    ///
+    /// # Errors
+    /// A count that is missing or is not a count.
+    pub fn from_json(v: &Value) -> Result<Summary, ResultsError> {
+        let n = |path: &[&str]| -> Result<u64, ResultsError> {
             let mut x = v;
             for p in path {
-                x = x.get(p).ok_or_else(|| format!("no `{}`", path.join(".")))?;
+                x = x
+                    .get(p)
+                    .ok_or_else(|| ResultsError::Missing(path.join(".")))?;
             }
             x.as_u64()
-                .ok_or_else(|| format!("`{}` is not a count", path.join(".")))
+                .ok_or_else(|| ResultsError::NotACount(path.join(".")))
         };
         let text = |path: &[&str]| -> String {
             let mut x = v;
@@ -1046,5 +1118,57 @@ impl Comparison {
         }
         out.push_str("* significant at 5%: White's score by its interval over paired openings; the rest with the game as the unit, Holm-corrected for the number of comparisons\n");
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn study(variant: &str, games: u64) -> Summary {
+        Summary {
+            variant: variant.into(),
+            agents: ("search".into(), "random".into()),
+            games,
+            white: games,
+            length: (games.saturating_mul(10), games.saturating_mul(100)),
+            length_range: (10, 10),
+            ..Summary::default()
+        }
+    }
+
+    /// Results are read back, checked and added with typed errors, and a refused addition
+    /// leaves the sums as they were.
+    #[test]
+    fn results_errors_are_typed() {
+        assert_eq!(
+            Summary::from_json(&json!({})),
+            Err(ResultsError::Missing("games".into()))
+        );
+        assert_eq!(
+            Summary::from_json(&json!({"games": "many"})),
+            Err(ResultsError::NotACount("games".into()))
+        );
+        let mut total = study("chess", 3);
+        assert_eq!(total.consistent(), Ok(()));
+        let mut bad = study("chess", 3);
+        bad.white = 2;
+        assert_eq!(
+            bad.consistent(),
+            Err(ResultsError::Outcomes {
+                outcomes: [2, 0, 0, 0],
+                games: 3
+            })
+        );
+        assert!(matches!(
+            total.add(&study("xiangqi", 1)),
+            Err(ResultsError::DifferentStudies { .. })
+        ));
+        let huge = study("chess", u64::MAX);
+        let before = total.clone();
+        assert_eq!(total.add(&huge), Err(ResultsError::Overflow));
+        assert_eq!(total, before);
+        total.add(&study("chess", 2)).unwrap();
+        assert_eq!((total.games, total.white), (5, 5));
     }
 }
