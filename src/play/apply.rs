@@ -104,6 +104,7 @@ pub(crate) fn move_pieces(
 }
 
 /// Puts `o` on `c`, reporting the change.
+#[inline]
 fn set(pos: &mut Position, moved: &mut impl Moved, c: Cell, o: Occupant) {
     let old = pos.cells[c.index()];
     if old != o {
@@ -112,6 +113,7 @@ fn set(pos: &mut Position, moved: &mut impl Moved, c: Cell, o: Occupant) {
     }
 }
 /// Adds one to the mover's supply at `slot`, reporting the gain.
+#[inline]
 fn gain(pos: &mut Position, moved: &mut impl Moved, slot: usize) {
     let side = pos.side;
     let n = &mut pos.supplies[side][slot];
