@@ -1,9 +1,8 @@
 //! Keys whose value is one of a few words (or a list of them): each is a typed enum declared
 //! once here with its key, its words (the default first), its error code and what to write
-//! instead. The loader
-//! reads every such key through [`Loader::word`](super::Loader), which reports a word that is
-//! none of them in one way, with the closest word when there is one; the engine sees the
-//! enum, never the string.
+//! instead. The loader reads every such key through [`Loader::word`](super::Loader) (a list:
+//! `Loader::words`), which reports a word that is none of them in one way, with the closest
+//! word when there is one; the engine sees the enum, never the string.
 
 use crate::core::Code;
 use crate::core::Side;
@@ -55,8 +54,8 @@ pub(super) trait Word: Copy + Sized + 'static {
 }
 
 /// Declares word-valued keys: a new enum (`enum Name`) or an existing one (`impl Path`), each
-/// with its key, code, words, label and help; optionally `as Target` (a `From` into an engine enum with the same variant names),
-/// and `unknown` or `not` for the message's wording.
+/// with its key, code, words, label and help; optionally `as Target` (a `From` into an
+/// engine enum with the same variant names), and `unknown` or `not` for the message's wording.
 macro_rules! words {
     () => {};
     (
