@@ -4,6 +4,7 @@
 #![warn(clippy::too_many_lines)]
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 mod terminal;
 
@@ -12,6 +13,7 @@ use bulwark::play::Game;
 use bulwark::search::{AgentSpec, selfplay};
 use bulwark::text::{self, PositionError};
 use bulwark::view;
+use bulwark::vm::Stop;
 use bulwark::{Position, Ruleset};
 use clap::{Parser, Subcommand, ValueEnum};
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
@@ -40,8 +42,14 @@ struct Start {
 
 impl Start {
     /// The game at this position of `rules` (loaded from [`Start::variant`]).
-    fn game<'r>(&self, rules: &'r Ruleset) -> Result<Game<'r>, ExitCode> {
-        game_at(rules, self.position.as_deref(), self.history.as_deref())
+    /// Its programs run under `stop` (the command's).
+    fn game<'r>(&self, rules: &'r Ruleset, stop: &Arc<Stop>) -> Result<Game<'r>, ExitCode> {
+        game_at(
+            rules,
+            self.position.as_deref(),
+            self.history.as_deref(),
+            stop,
+        )
     }
 }
 
@@ -451,8 +459,8 @@ fn position(rules: &Ruleset, text: Option<&str>) -> Result<Position, ExitCode> {
 
 /// A game from a position (already checked when its text was read; a refusal here is still
 /// reported, not a panic).
-fn new_game(rules: &Ruleset, pos: Position) -> Result<Game<'_>, ExitCode> {
-    Game::new(rules, pos).map_err(|u| {
+fn new_game<'r>(rules: &'r Ruleset, pos: Position, stop: &Arc<Stop>) -> Result<Game<'r>, ExitCode> {
+    Game::new(rules, pos).map(|g| g.under(stop)).map_err(|u| {
         eprintln!("error: bad --position: {}", u.text(rules));
         ExitCode::from(1)
     })
@@ -463,9 +471,10 @@ fn game_at<'r>(
     rules: &'r Ruleset,
     ptext: Option<&str>,
     history: Option<&str>,
+    stop: &Arc<Stop>,
 ) -> Result<Game<'r>, ExitCode> {
     let pos = position(rules, ptext)?;
-    let mut game = new_game(rules, pos)?;
+    let mut game = new_game(rules, pos, stop)?;
     let Some(h) = history else {
         return Ok(game);
     };
@@ -528,38 +537,39 @@ fn position_help(rules: &Ruleset) -> String {
     )
 }
 
-fn run(cli: Cli) -> Result<(), ExitCode> {
+/// Runs the command, every program in it under `stop`.
+fn run(cli: Cli, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     match cli.command {
-        None => overview(),
-        Some(Command::Check { variant }) => check(variant),
-        Some(Command::Diagram { start, at, format }) => diagram(&start, &at, format),
-        Some(Command::Moves { start, json }) => moves(&start, json),
+        None => overview(stop),
+        Some(Command::Check { variant }) => check(variant, stop),
+        Some(Command::Diagram { start, at, format }) => diagram(&start, &at, format, stop),
+        Some(Command::Moves { start, json }) => moves(&start, json, stop),
         Some(Command::Perft {
             start,
             depth,
             divide,
             jobs,
             json,
-        }) => perft(&start, depth, divide, jobs, json),
+        }) => perft(&start, depth, divide, jobs, json, stop),
         Some(Command::Play {
             start,
             white,
             black,
             seed,
             max_turns,
-        }) => play(&start, white, black, seed, max_turns),
-        Some(Command::Match { variant, study }) => run_match(variant, &study),
+        }) => play(&start, white, black, seed, max_turns, stop),
+        Some(Command::Match { variant, study }) => run_match(variant, &study, stop),
         Some(Command::Merge { files, json }) => merge(&files, json),
-        Some(Command::Compare { a, b, study }) => compare(&a, &b, &study),
-        Some(Command::Status { start, json }) => status(&start, json),
+        Some(Command::Compare { a, b, study }) => compare(&a, &b, &study, stop),
+        Some(Command::Status { start, json }) => status(&start, json, stop),
         Some(Command::Rulebook {
             variant,
             out,
             scenarios,
-        }) => rulebook(variant, out, scenarios),
+        }) => rulebook(variant, out, scenarios, stop),
         Some(Command::Compile { variant, piece }) => compile(variant, piece),
         Some(Command::Uci { variant }) => {
-            uci(variant);
+            uci(variant, stop);
             Ok(())
         }
         Some(Command::Diff {
@@ -569,19 +579,19 @@ fn run(cli: Cli) -> Result<(), ExitCode> {
             out,
             scenarios,
             no_perft,
-        }) => diff(&a, &b, format, out, &scenarios, no_perft),
+        }) => diff(&a, &b, format, out, &scenarios, no_perft, stop),
         Some(Command::Snapshots {
             variant,
             accept,
             dir,
-        }) => snapshots(&variant, accept, dir),
+        }) => snapshots(&variant, accept, dir, stop),
         Some(Command::Serve {
             variant,
             port,
             host,
             watch,
             allow_host,
-        }) => serve(variant, host, port, watch, allow_host),
+        }) => serve(variant, host, port, watch, allow_host, stop),
     }
 }
 
@@ -592,6 +602,7 @@ fn serve(
     port: u16,
     watch: bool,
     hosts: Vec<String>,
+    stop: &Arc<Stop>,
 ) -> Result<(), ExitCode> {
     let arg = variant.as_deref().unwrap_or("bollwerk178");
     // With --watch, the file on disk: the path given, or a bundled name's checkout copy.
@@ -644,7 +655,7 @@ fn serve(
         .flatten();
     let config = bulwark::serve::Config {
         bundled: BundledCopy::Checkout,
-        work_budget: work_budget(),
+        work_budget: stop.work_budget(),
         watch: watch.clone(),
         folder,
         hosts,
@@ -664,7 +675,7 @@ fn serve(
 }
 
 /// The start position, the pieces and the number of first turns.
-fn overview() -> Result<(), ExitCode> {
+fn overview(stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let rules = load(None)?;
     let pos = &rules.setup;
     outln!("{}: start position, {} to move\n", rules.name, pos.side);
@@ -679,7 +690,7 @@ fn overview() -> Result<(), ExitCode> {
             p.rulings.join(", ")
         );
     }
-    let mut game = Game::start(&rules);
+    let mut game = Game::start(&rules).under(stop);
     let n = game.count_turns();
     no_runaway(&game)?;
     outln!("\nlegal first turns for {}: {n}", pos.side);
@@ -690,7 +701,7 @@ fn overview() -> Result<(), ExitCode> {
 }
 
 /// `bulwark check`.
-fn check(variant: Option<String>) -> Result<(), ExitCode> {
+fn check(variant: Option<String>, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let (rules, warnings) = load_checked(variant.as_deref())?;
     if let Some(w) = warnings {
         eprint!("{}", view::diagnostic_text(&w));
@@ -737,7 +748,7 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
         );
     }
     // Definitions whose branching is explosive already on an empty board.
-    for e in view::explosive_pieces(&rules) {
+    for e in view::explosive_pieces(&rules, stop.work_budget()) {
         let p = &rules.pieces[e.kind.index()];
         let part = bulwark::vm::repeated_parts(&p.moves_text)
             .first()
@@ -756,7 +767,7 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
     if let Some(parent) = rules.extends.clone() {
         let p = load(Some(&parent))?;
         let list = bulwark::view::rulebook::bundled_scenarios(&parent);
-        let d = bulwark::view::diff::diff(&p, &rules, &list, false);
+        let d = bulwark::view::diff::diff(&p, &rules, &list, false, Some(stop));
         outln!("extends {parent}; against it:");
         out!("{}", bulwark::view::diff::diff_text(&d));
     }
@@ -764,9 +775,9 @@ fn check(variant: Option<String>) -> Result<(), ExitCode> {
 }
 
 /// `bulwark diagram`.
-fn diagram(start: &Start, at: &str, format: Format) -> Result<(), ExitCode> {
+fn diagram(start: &Start, at: &str, format: Format, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let rules = load(start.variant.as_deref())?;
-    let game = start.game(&rules)?;
+    let game = start.game(&rules, stop)?;
     let pos = game.pos().clone();
     let cell = rules.topo.parse_cell(at).map_err(|e| {
         fail(&InputError {
@@ -776,7 +787,7 @@ fn diagram(start: &Start, at: &str, format: Format) -> Result<(), ExitCode> {
             help: "name a cell of the board, e.g. G7".into(),
         })
     })?;
-    let d = match view::diagram(&rules, &pos, cell) {
+    let d = match view::diagram_under(&rules, &pos, cell, Some(stop)) {
         Ok(d) => d,
         Err(view::DiagramError::NoPiece) => {
             return Err(fail(&InputError {
@@ -797,9 +808,9 @@ fn diagram(start: &Start, at: &str, format: Format) -> Result<(), ExitCode> {
 }
 
 /// `bulwark moves`, streamed.
-fn moves(start: &Start, json: bool) -> Result<(), ExitCode> {
+fn moves(start: &Start, json: bool, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let rules = load(start.variant.as_deref())?;
-    let mut game = start.game(&rules)?;
+    let mut game = start.game(&rules, stop)?;
     // Streamed: each turn is written as it is generated, never all held in memory.
     let mut written: Result<(), ExitCode> = Ok(());
     let mut first = true;
@@ -834,9 +845,10 @@ fn perft(
     divide: bool,
     jobs: Option<u32>,
     json: bool,
+    stop: &Arc<Stop>,
 ) -> Result<(), ExitCode> {
     let rules = load(start.variant.as_deref())?;
-    let mut game = start.game(&rules)?;
+    let mut game = start.game(&rules, stop)?;
     let jobs = jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         |j| j as usize,
@@ -886,9 +898,10 @@ fn play(
     black: Seat,
     seed: u64,
     max_turns: Option<u32>,
+    stop: &Arc<Stop>,
 ) -> Result<(), ExitCode> {
     let rules = load(start.variant.as_deref())?;
-    let game = start.game(&rules)?;
+    let game = start.game(&rules, stop)?;
     terminal::run(
         &rules,
         start.variant.as_deref().unwrap_or("bollwerk178"),
@@ -1062,9 +1075,15 @@ fn study_games(
     rules: &Ruleset,
     variant_arg: &str,
     study: &Study,
+    stop: &Arc<Stop>,
 ) -> Result<(Vec<selfplay::Record>, selfplay::MatchConfig), ExitCode> {
     pgn_possible(rules, study)?;
-    let start = game_at(rules, study.position.as_deref(), study.history.as_deref())?;
+    let start = game_at(
+        rules,
+        study.position.as_deref(),
+        study.history.as_deref(),
+        stop,
+    )?;
     let cfg = study_config(rules, study, false)?;
     let openings = study_openings(rules, &start, study, &cfg)?;
     let (shard, shards) = cfg.shard;
@@ -1093,9 +1112,14 @@ fn study_games(
 }
 
 /// `bulwark match`.
-fn run_match(variant: Option<String>, study: &Study) -> Result<(), ExitCode> {
+fn run_match(variant: Option<String>, study: &Study, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let rules = load(variant.as_deref())?;
-    let (records, cfg) = study_games(&rules, variant.as_deref().unwrap_or("bollwerk178"), study)?;
+    let (records, cfg) = study_games(
+        &rules,
+        variant.as_deref().unwrap_or("bollwerk178"),
+        study,
+        stop,
+    )?;
     let summary = selfplay::Summary::of(&rules, &cfg, &records);
     if study.json {
         outln!("{}", summary.to_json());
@@ -1167,13 +1191,14 @@ fn merge(files: &[std::path::PathBuf], json: bool) -> Result<(), ExitCode> {
 }
 
 /// `bulwark compare`.
-fn compare(a: &str, b: &str, study: &Study) -> Result<(), ExitCode> {
+fn compare(a: &str, b: &str, study: &Study, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let ra = load(Some(a))?;
     let rb = load(Some(b))?;
     pgn_possible(&ra, study)?;
     pgn_possible(&rb, study)?;
-    let start_a = game_at(&ra, study.position.as_deref(), study.history.as_deref())?;
-    let start_b = game_at(&rb, study.position.as_deref(), study.history.as_deref())?;
+    let (position, history) = (study.position.as_deref(), study.history.as_deref());
+    let start_a = game_at(&ra, position, history, stop)?;
+    let start_b = game_at(&rb, position, history, stop)?;
     let cfg = study_config(&ra, study, true)?;
     // Both rule sets open with A's openings (a ply B refuses is chosen in B from the seed).
     let openings = study_openings(&ra, &start_a, study, &cfg)?;
@@ -1301,9 +1326,9 @@ fn write_compare_files(
 }
 
 /// `bulwark status`.
-fn status(start: &Start, json: bool) -> Result<(), ExitCode> {
+fn status(start: &Start, json: bool, stop: &Arc<Stop>) -> Result<(), ExitCode> {
     let rules = load(start.variant.as_deref())?;
-    let mut game = start.game(&rules)?;
+    let mut game = start.game(&rules, stop)?;
     let outcome = game.outcome();
     no_runaway(&game)?;
     let side_word = |s: bulwark::core::Side| match s {
@@ -1336,6 +1361,7 @@ fn rulebook(
     variant: Option<String>,
     out: std::path::PathBuf,
     scenarios: Vec<std::path::PathBuf>,
+    stop: &Arc<Stop>,
 ) -> Result<(), ExitCode> {
     let name = variant.as_deref().unwrap_or("bollwerk178");
     let rules = load(Some(name))?;
@@ -1344,7 +1370,7 @@ fn rulebook(
     } else {
         scenario_files(&scenarios, name)?
     };
-    let book = bulwark::view::rulebook::rulebook(&rules, &list).map_err(|e| {
+    let book = bulwark::view::rulebook::rulebook(&rules, &list, Some(stop)).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)
     })?;
@@ -1427,11 +1453,12 @@ fn diff(
     out: Option<std::path::PathBuf>,
     scenarios: &[std::path::PathBuf],
     no_perft: bool,
+    stop: &Arc<Stop>,
 ) -> Result<(), ExitCode> {
     let ra = load(Some(a))?;
     let rb = load(Some(b))?;
     let list = scenario_files(scenarios, a)?;
-    let d = bulwark::view::diff::diff(&ra, &rb, &list, !no_perft);
+    let d = bulwark::view::diff::diff(&ra, &rb, &list, !no_perft, Some(stop));
     match format {
         DiffFormat::Text => out!("{}", bulwark::view::diff::diff_text(&d)),
         DiffFormat::Json => outln!("{}", bulwark::view::diff::diff_json(&d)),
@@ -1464,7 +1491,12 @@ fn diff(
 }
 
 /// `bulwark snapshots`.
-fn snapshots(arg: &str, accept: bool, dir: Option<std::path::PathBuf>) -> Result<(), ExitCode> {
+fn snapshots(
+    arg: &str,
+    accept: bool,
+    dir: Option<std::path::PathBuf>,
+    stop: &Arc<Stop>,
+) -> Result<(), ExitCode> {
     use bulwark::view::snapshots::{self, Status};
     let rules = load(Some(arg))?;
     let dir = dir.unwrap_or_else(|| {
@@ -1476,7 +1508,7 @@ fn snapshots(arg: &str, accept: bool, dir: Option<std::path::PathBuf>) -> Result
             .unwrap_or(std::path::Path::new(""))
             .join(format!("{stem}.snapshots"))
     });
-    let drawn = snapshots::diagrams(&rules, &inherited_scenarios(arg, &rules)?);
+    let drawn = snapshots::diagrams(&rules, &inherited_scenarios(arg, &rules)?, Some(stop));
     let compared = snapshots::compare(&dir, &drawn).map_err(|e| {
         eprintln!("error: cannot read the snapshots: {e}");
         ExitCode::from(1)
@@ -1486,7 +1518,7 @@ fn snapshots(arg: &str, accept: bool, dir: Option<std::path::PathBuf>) -> Result
     let parent = match &rules.extends {
         Some(p) => {
             let pr = load(Some(p))?;
-            let list = snapshots::diagrams(&pr, &inherited_scenarios(p, &pr)?);
+            let list = snapshots::diagrams(&pr, &inherited_scenarios(p, &pr)?, Some(stop));
             Some((p.clone(), list))
         }
         None => None,
@@ -1618,24 +1650,19 @@ fn main() -> ExitCode {
         (Ok(w), Ok(c)) => (w, c),
         (Err(e), _) | (_, Err(e)) => return e,
     };
-    let stop =
-        std::sync::Arc::new(bulwark::vm::Stop::with_budget(None, command).with_work_budget(work));
-    match bulwark::vm::with_stop(&stop, || run(cli)) {
+    let stop = Arc::new(Stop::with_budget(None, command).with_work_budget(work));
+    match run(cli, &stop) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }
 }
 
-/// The work budget of one run in this command (`BULWARK_WORK_BUDGET`, read into the
-/// command's stop by `main`).
-fn work_budget() -> u64 {
-    bulwark::vm::current_stop().map_or(bulwark::vm::WORK_BUDGET, |s| s.work_budget())
-}
-
-fn uci(variant: Option<String>) {
+/// `bulwark uci`: the engine's searches get the command's work budget for each run (a long
+/// session has no budget of unusual work in all).
+fn uci(variant: Option<String>, stop: &Arc<Stop>) {
     let mut engine = bulwark::uci::Engine::new(Box::new(std::io::stdout()))
         .reading(BundledCopy::Checkout)
-        .work_budget(work_budget());
+        .work_budget(stop.work_budget());
     if let Some(v) = variant {
         if bulwark::BUNDLED.iter().any(|(n, _)| *n == v) {
             engine.command(&format!("setoption name UCI_Variant value {v}"));

@@ -219,10 +219,8 @@ impl Table<'_, '_> {
             "save" if !arg.trim().is_empty() => {
                 let path = arg.trim();
                 let text = text::write_record(
-                    self.rules,
                     self.variant,
-                    &self.start,
-                    &self.game.history().cloned().collect::<Vec<_>>(),
+                    &mut self.game,
                     "# A game saved from bulwark play. Load it with `load FILE` in `bulwark play`.\n",
                 );
                 match std::fs::write(path, text) {
@@ -231,7 +229,7 @@ impl Table<'_, '_> {
                 }
             }
             "load" if !arg.trim().is_empty() => {
-                match load_record(self.rules, self.variant, arg.trim()) {
+                match load_record(self.rules, self.variant, arg.trim(), self.game.stop()) {
                     Ok((g, note)) => {
                         if let Some(n) = note {
                             writeln!(out, "note: {n}")?;
@@ -279,11 +277,12 @@ fn load_record<'r>(
     rules: &'r Ruleset,
     variant: &str,
     path: &str,
+    stop: Option<&std::sync::Arc<bulwark::vm::Stop>>,
 ) -> Result<(Game<'r>, Option<String>), String> {
     let text = bulwark::core::file::read_text(std::path::Path::new(path), 1 << 20)
         .map_err(|e| format!("{path}: {e}"))?;
     let record = text::parse_record(&text).map_err(|e| format!("{path}: {e}"))?;
-    let game = text::replay_record(rules, &record).map_err(|e| format!("{path}: {e}"))?;
+    let game = text::replay_record(rules, &record, stop).map_err(|e| format!("{path}: {e}"))?;
     let note = (record.variant != variant).then(|| {
         format!(
             "the record was played under `{}`; its turns are legal under `{variant}` too",

@@ -23,6 +23,7 @@ use crate::position::Position;
 use crate::rules::{LetterMark, Ruleset};
 use crate::search::{Evaluator, Limits, Progress, Score, Searcher};
 use crate::text::{parse_position, parse_turn, turn_text, words};
+use crate::vm::Stop;
 
 /// A shared, line-buffered output.
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -370,7 +371,7 @@ impl Engine {
             }
         };
         let mut game = match Game::new(&rules, start.clone()) {
-            Ok(g) => g,
+            Ok(g) => g.under(&self.work()),
             Err(u) => {
                 self.info(&format!("position not set: {}", u.text(&rules)));
                 return;
@@ -482,6 +483,11 @@ impl Engine {
         Ok(go)
     }
 
+    /// The stop the engine's games work under: the engine's work budget for each run.
+    fn work(&self) -> Arc<Stop> {
+        Arc::new(Stop::default().with_work_budget(self.work_budget))
+    }
+
     fn go(&mut self, rest: &[&str]) {
         if !self.ensure_loaded() {
             // A GUI waits for an answer to `go`, even when there is no game to search.
@@ -492,7 +498,7 @@ impl Engine {
         let rules = Arc::clone(&loaded.rules);
         let (start, turns) = (loaded.start.clone(), loaded.turns.clone());
         let white = {
-            let mut game = replay(&rules, &start, &turns);
+            let mut game = replay(&rules, &start, &turns, &self.work());
             game.as_mut()
                 .is_some_and(|g| g.pos().side == crate::core::Side::White)
         };
@@ -518,11 +524,11 @@ impl Engine {
         let chess960 = self.chess960;
         let label = loaded.label.clone();
         let flag = Arc::clone(&stop);
-        // The search's thread runs every program under the engine's work budget.
-        let work = Arc::new(crate::vm::Stop::default().with_work_budget(self.work_budget));
+        // The search's game runs every program under the engine's work budget.
+        let work = self.work();
         let handle = std::thread::spawn(move || {
-            crate::vm::with_stop(&work, move || {
-                let Some(mut game) = replay(&rules, &start, &turns) else {
+            {
+                let Some(mut game) = replay(&rules, &start, &turns, &work) else {
                     say(
                         &out,
                         &format!("info string cannot replay the position of {label}"),
@@ -548,7 +554,7 @@ impl Engine {
                     None => say(&out, "bestmove (none)"),
                 }
                 searcher
-            })
+            }
         });
         self.running = Some(Running { stop, handle });
     }
@@ -565,7 +571,7 @@ impl Engine {
     }
 
     fn perft(&self, rules: &Ruleset, start: &Position, turns: &[Turn], depth: u32) {
-        let Some(mut game) = replay(rules, start, turns) else {
+        let Some(mut game) = replay(rules, start, turns, &self.work()) else {
             return;
         };
         let all = game.legal_turns().unwrap_or_default();
@@ -600,8 +606,14 @@ impl std::fmt::Display for Clip<'_> {
     }
 }
 
-fn replay<'r>(rules: &'r Ruleset, start: &Position, turns: &[Turn]) -> Option<Game<'r>> {
-    let mut game = Game::new(rules, start.clone()).ok()?;
+/// The game at `start` after `turns`, under `work`.
+fn replay<'r>(
+    rules: &'r Ruleset,
+    start: &Position,
+    turns: &[Turn],
+    work: &Arc<Stop>,
+) -> Option<Game<'r>> {
+    let mut game = Game::new(rules, start.clone()).ok()?.under(work);
     for t in turns {
         game.play(t);
     }

@@ -52,7 +52,7 @@ fn variant() -> (Ruleset, String) {
 
 /// Every diagram of a variant, with the scenarios of its root variant.
 fn diagrams(rules: &Ruleset, root: &str) -> Vec<Snapshot> {
-    snapshots::diagrams(rules, &rulebook::bundled_scenarios(root))
+    snapshots::diagrams(rules, &rulebook::bundled_scenarios(root), None)
 }
 
 fn reference_dir(root: &str) -> PathBuf {

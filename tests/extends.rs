@@ -20,7 +20,7 @@ fn a_tweak_lays_its_keys_over_its_parent() {
     assert_eq!(tweak.pieces[0].moves_text, parent.pieces[0].moves_text);
     assert_eq!(tweak.pieces[1].moves_text, "step(orthogonal) capture");
     // Only the rook's diagrams differ.
-    let d = view::diff::diff(&parent, &tweak, &[], true);
+    let d = view::diff::diff(&parent, &tweak, &[], true, None);
     assert_eq!(d.changed(), ["rook"]);
 }
 
@@ -61,7 +61,7 @@ fn the_examples_are_tweak_files_of_the_reference() {
         let r = Ruleset::load_named(&p).unwrap();
         assert_eq!(r.extends.as_deref(), Some("bollwerk178"));
         let scenarios = view::rulebook::bundled_scenarios("bollwerk178");
-        let d = view::diff::diff(&Ruleset::bollwerk178(), &r, &scenarios, false);
+        let d = view::diff::diff(&Ruleset::bollwerk178(), &r, &scenarios, false, None);
         assert_eq!(d.changed(), [piece]);
     }
 }

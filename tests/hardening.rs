@@ -352,27 +352,26 @@ fn closed_pipes_end_quietly() {
     first_line_then_close(&["diagram", "--at", "G3"]);
 }
 
-/// The work budget of a run belongs to the stop a command runs under, not to the process:
-/// two threads with different budgets at once each keep their own, the runaway names the
-/// budget it ran out of, and work under no stop has the default.
+/// The work budget of a run belongs to the stop a game is put under, not to the process or
+/// the thread: games with different budgets at once each keep their own, a game's clone
+/// carries its stop to another thread, the runaway names the budget it ran out of, and work
+/// under no stop has the default.
 #[test]
-fn the_work_budget_is_the_commands_own() {
-    use bulwark::vm::{Halt, Stop, WORK_BUDGET, with_stop};
+fn the_work_budget_is_the_games_own() {
+    use bulwark::vm::{Halt, Stop, WORK_BUDGET};
     use std::sync::Arc;
     let rules =
         Ruleset::from_source("t.toml", &tiny_with("step(orthogonal) step(orthogonal)")).unwrap();
     let runaway = |budget: Option<u64>| {
-        let rules = &rules;
+        let mut game = Game::start(&rules);
+        if let Some(n) = budget {
+            game = game.under(&Arc::new(Stop::default().with_work_budget(n)));
+        }
+        // The clone, not the game, runs on the other thread.
+        let mut game = game.clone();
         move || {
-            let run = || {
-                let mut game = Game::start(rules);
-                let _ = game.legal_turns();
-                game.runaway()
-            };
-            match budget {
-                Some(n) => with_stop(&Arc::new(Stop::default().with_work_budget(n)), run),
-                None => run(),
-            }
+            let _ = game.legal_turns();
+            game.runaway()
         }
     };
     let (small, default, ample) = std::thread::scope(|s| {
@@ -395,6 +394,53 @@ fn the_work_budget_is_the_commands_own() {
     assert_eq!(default, None);
     assert_eq!(ample, None);
     assert_eq!(Stop::default().work_budget(), WORK_BUDGET);
+}
+
+/// A stop reaches all the work it is given to, and only that: a game, its parallel perft
+/// workers, a diagram and a search stop when it fires, while the same work given no stop
+/// (or another stop) goes on. (The rook walks two legs, so it runs in the general
+/// interpreter, which looks at its stop at its first run; one-leg programs are too short to
+/// look.)
+#[test]
+fn a_fired_stop_halts_exactly_the_work_it_was_given_to() {
+    use bulwark::search::{Agent, AgentSpec};
+    use bulwark::vm::{Halt, Stop};
+    use std::sync::Arc;
+    let rules =
+        Ruleset::from_source("t.toml", &tiny_with("step(orthogonal) step(orthogonal)")).unwrap();
+    let fired = Arc::new(Stop::new(None));
+    fired.stop();
+    let other = Arc::new(Stop::new(None));
+    let halt = |r: Option<bulwark::vm::Runaway>| r.map(|r| r.halt);
+    // A game under it: its first generation stops.
+    let mut game = Game::start(&rules).under(&fired);
+    let _ = game.legal_turns();
+    assert_eq!(halt(game.runaway()), Some(Halt::Stopped));
+    // Its clones carry it to perft's worker threads.
+    let (_, r) = Game::start(&rules).under(&fired).perft_jobs(3, 2);
+    assert_eq!(halt(r), Some(Halt::Stopped));
+    // The same work under another stop, or under none, is whole and the same.
+    let (n, r) = Game::start(&rules).under(&other).perft_jobs(3, 2);
+    assert_eq!(r, None);
+    assert!(n > 0);
+    assert_eq!(n, Game::start(&rules).perft(3));
+    // A diagram under it stops; without it, it is drawn.
+    let rook = rules.topo.parse_cell("b1").unwrap();
+    let stopped = bulwark::view::diagram_under(&rules, &rules.setup, rook, Some(&fired));
+    assert!(
+        matches!(&stopped, Err(bulwark::view::DiagramError::Runaway(r)) if r.halt == Halt::Stopped),
+        "{stopped:?}"
+    );
+    assert!(bulwark::view::diagram(&rules, &rules.setup, rook).is_ok());
+    // A search on a game under it: whatever it chooses from its incomplete lists, the game
+    // says that the work was stopped (the caller's cue to refuse the answer).
+    let mut game = Game::start(&rules).under(&fired);
+    let mut agent = Agent::new(AgentSpec::parse("search:200n").unwrap(), &rules, 1);
+    let _ = agent.choose(&mut game);
+    assert_eq!(halt(game.runaway()), Some(Halt::Stopped));
+    let mut game = Game::start(&rules);
+    assert!(agent.choose(&mut game).is_some());
+    assert_eq!(game.runaway(), None);
 }
 
 #[test]

@@ -20,7 +20,7 @@ fn every_scenario_as_text_and_svg() {
             "{}: cite rulings",
             s.name
         );
-        let p = rulebook::prepare(&rules, s).unwrap_or_else(|e| panic!("{e}"));
+        let p = rulebook::prepare(&rules, s, None).unwrap_or_else(|e| panic!("{e}"));
         let text = format!(
             "{}\n\n{}",
             s.caption.trim(),
@@ -53,7 +53,7 @@ fn every_waterloo_piece_as_text_and_svg() {
             "{}: cite rulings",
             s.name
         );
-        let p = rulebook::prepare(&rules, s).unwrap_or_else(|e| panic!("{e}"));
+        let p = rulebook::prepare(&rules, s, None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             rulebook::contradictions(&rules, s, &p),
             Vec::<String>::new(),
@@ -82,7 +82,7 @@ fn captions_match_the_diagrams() {
     let with_claims = list.iter().filter(|s| !s.claims.is_empty()).count();
     assert!(with_claims >= 15, "{with_claims} scenarios with claims");
     for s in &list {
-        let p = rulebook::prepare(&rules, s).unwrap();
+        let p = rulebook::prepare(&rules, s, None).unwrap();
         assert_eq!(
             rulebook::contradictions(&rules, s, &p),
             Vec::<String>::new(),
@@ -101,7 +101,7 @@ fn a_tweaks_rulebook_flags_a_contradicted_caption() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let book = rulebook::rulebook(&tweak, &scenarios()).unwrap();
+    let book = rulebook::rulebook(&tweak, &scenarios(), None).unwrap();
     assert_eq!(
         book.contradictions,
         [
@@ -132,7 +132,7 @@ fn a_tweaks_rulebook_flags_a_contradicted_caption() {
 fn the_rulebook_of_every_bundled_variant_links_every_file() {
     for (name, _) in load::BUNDLED {
         let rules = Ruleset::load_named(name).unwrap();
-        let book = rulebook::rulebook(&rules, &rulebook::bundled_scenarios(name)).unwrap();
+        let book = rulebook::rulebook(&rules, &rulebook::bundled_scenarios(name), None).unwrap();
         assert!(
             book.contradictions.is_empty(),
             "{name}: {:?}",
@@ -177,7 +177,7 @@ fn the_cli_writes_the_rulebook_files() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rules = Ruleset::load_named("chess").unwrap();
-    let files = rulebook::rulebook(&rules, &[]).unwrap().files;
+    let files = rulebook::rulebook(&rules, &[], None).unwrap().files;
     for (name, text) in &files {
         assert_eq!(
             &std::fs::read_to_string(dir.join(name)).unwrap(),
@@ -193,7 +193,7 @@ fn the_cli_writes_the_rulebook_files() {
 #[test]
 fn the_players_rulebook_explains_the_rules_in_words() {
     let rules = Ruleset::bollwerk178();
-    let book = rulebook::rulebook(&rules, &scenarios()).unwrap();
+    let book = rulebook::rulebook(&rules, &scenarios(), None).unwrap();
     let html = &book.files.last().unwrap().1;
     assert!(
         book.files
@@ -233,7 +233,7 @@ fn the_players_rulebook_explains_the_rules_in_words() {
     assert!(!html.contains("()"));
     // Chess: castling, en passant, promotion and checkmate in words.
     let chess = Ruleset::load_named("chess").unwrap();
-    let html = rulebook::rulebook(&chess, &[])
+    let html = rulebook::rulebook(&chess, &[], None)
         .unwrap()
         .files
         .pop()

@@ -53,7 +53,7 @@ fn each_example_differs_from_the_reference_only_in_its_piece() {
         ("examples/guard-captures-sideways.toml", "guard"),
     ] {
         let tweak = load(file);
-        let d = diff(&reference, &tweak, &scenarios, false);
+        let d = diff(&reference, &tweak, &scenarios, false, None);
         assert_eq!(d.changed(), [piece], "{file}");
         assert!(d.removed.is_empty() && d.added.is_empty());
         // Every piece is compared: empty board, start cells and the scenarios.
@@ -83,6 +83,7 @@ fn each_example_differs_from_the_reference_only_in_its_piece() {
         &load("examples/spy-three-captures.toml"),
         &scenarios,
         false,
+        None,
     );
     let c = d
         .diagrams
@@ -100,11 +101,11 @@ fn each_example_differs_from_the_reference_only_in_its_piece() {
 fn diff_of_a_rule_set_with_itself_is_empty() {
     use bulwark::view::diff::diff;
     let r = Ruleset::bollwerk178();
-    let d = diff(&r, &r, &[], true);
+    let d = diff(&r, &r, &[], true, None);
     assert!(d.changed().is_empty());
     assert_eq!(d.perft2, Some((234_171_922, 234_171_922)));
     let chess = Ruleset::load_named("chess").unwrap();
-    let d = diff(&r, &chess, &[], false);
+    let d = diff(&r, &chess, &[], false, None);
     assert!(d.removed.contains(&"spy".to_string()));
     assert!(d.added.contains(&"king".to_string()));
 }

@@ -60,6 +60,24 @@ impl<'r> Game<'r> {
         Game::new(rules, rules.setup.clone()).expect("the loader checked the start position")
     }
 
+    /// The game under `stop`: every program it runs, in it and in its clones, looks at the
+    /// stop and works within its budgets (see [`crate::vm::Stop`]).
+    #[must_use]
+    pub fn under(mut self, stop: &std::sync::Arc<crate::vm::Stop>) -> Game<'r> {
+        self.set_stop(Some(std::sync::Arc::clone(stop)));
+        self
+    }
+
+    /// Puts the game under `stop`, or under none (see [`Game::under`]).
+    pub fn set_stop(&mut self, stop: Option<std::sync::Arc<crate::vm::Stop>>) {
+        self.generator.set_stop(stop);
+    }
+
+    /// The stop the game works under, if any.
+    pub fn stop(&self) -> Option<&std::sync::Arc<crate::vm::Stop>> {
+        self.generator.stop()
+    }
+
     /// The current position.
     pub fn pos(&self) -> &Position {
         &self.pos
@@ -319,13 +337,8 @@ impl<'r> Game<'r> {
                 })
                 .reduce(|| (0, None), |a, b| (a.0 + b.0, a.1.or(b.1)))
         };
-        // The workers work under the command's stop and budget.
-        let stop = crate::vm::current_stop();
-        let (n, r) = match rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .start_handler(move |_| crate::vm::install_stop(stop.clone()))
-            .build()
-        {
+        // Each worker's clone of the game carries its stop and budgets.
+        let (n, r) = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
         };

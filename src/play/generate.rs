@@ -1144,6 +1144,17 @@ fn pair_count_slow(
 }
 
 impl Generator {
+    /// Puts the generator's machines under `stop` (or under none): see [`crate::vm::Stop`].
+    pub fn set_stop(&mut self, stop: Option<std::sync::Arc<crate::vm::Stop>>) {
+        self.core.vm.set_stop(stop.clone());
+        self.check.vm.set_stop(stop);
+    }
+
+    /// The stop the generator works under, if any.
+    pub fn stop(&self) -> Option<&std::sync::Arc<crate::vm::Stop>> {
+        self.core.vm.stop()
+    }
+
     /// The number of legal turns, or the outcome when there is none: the same as
     /// [`Generator::turns`] with a callback that only counts, but where every turn by the rules
     /// of movement is legal (no royal pieces) and no priority filters turns, pairs of stones

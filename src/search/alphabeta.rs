@@ -254,6 +254,7 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        self.eval.set_stop(game.stop().cloned());
         let cells = game.rules.topo.len();
         if self.cells == cells {
             for h in &mut self.history {

@@ -69,6 +69,12 @@ fn empty_board_moves(
     let n = rules.topo.len();
     let mut out = Vec::with_capacity(rules.pieces.len());
     for k in 0..rules.pieces.len() {
+        // Each kind's probe has a budget of its own: a definition that explodes is estimated
+        // from the options found within it, and leaves the other kinds' probes alone.
+        vm.set_stop(Some(std::sync::Arc::new(crate::vm::Stop::with_budget(
+            None,
+            crate::vm::PROBE_BUDGET,
+        ))));
         let mut per_side: [Vec<Vec<Cell>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
         for (si, side) in Side::BOTH.into_iter().enumerate() {
             let mut pos = Position::empty(n, rules.initial_hand());
@@ -76,6 +82,7 @@ fn empty_board_moves(
             for c in rules.topo.cells() {
                 pos.cells[c.index()] = Occupant::piece(side, PieceKindId::new(k));
                 vm.moves(rules, &pos, c, opts);
+                vm.take_runaway();
                 let mut to: Vec<Cell> = opts.moves.iter().map(|m| m.to).collect();
                 to.sort_unstable_by_key(|c| c.index());
                 to.dedup();
@@ -85,6 +92,7 @@ fn empty_board_moves(
         }
         out.push(per_side);
     }
+    vm.set_stop(None);
     out
 }
 
@@ -192,6 +200,12 @@ fn toward(graph: &[Vec<Cell>], cells: &crate::board::CellSet, mut add: impl FnMu
 }
 
 impl Evaluator {
+    /// Puts the evaluator's machine under `stop`, or under none (see [`crate::vm::Stop`]): a
+    /// search gives it its game's.
+    pub fn set_stop(&mut self, stop: Option<std::sync::Arc<crate::vm::Stop>>) {
+        self.vm.set_stop(stop);
+    }
+
     /// Values for every kind: declared ones ×100; the others estimated as 25 per cell the
     /// piece reaches on average on an otherwise empty board, plus 10 (a chess knight: about
     /// 140, a rook about 360). Royal pieces count 0: losing one ends the game, which search

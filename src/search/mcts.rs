@@ -51,6 +51,7 @@ impl Mcts {
     /// The most visited turn after the budget's playouts (or time). `None` when the game is
     /// over.
     pub fn choose(&mut self, game: &mut Game<'_>, budget: Budget, rng: &mut Rng) -> Option<Turn> {
+        self.eval.set_stop(game.stop().cloned());
         let root_turns = game.legal_turns().ok()?;
         if root_turns.len() == 1 {
             return root_turns.into_iter().next();

@@ -205,8 +205,10 @@ pub fn play_game(
         cfg.opening_of(index) as u64,
     ));
     play_opening(rules, &mut game, opening, &mut rng, &mut rec);
+    let mut judged = eval.clone();
+    judged.set_stop(game.stop().cloned());
     let mut judge = Judge {
-        eval: eval.clone(),
+        eval: judged,
         ahead: 0,
         ahead_side: None,
         quiet: 0,
@@ -391,11 +393,9 @@ fn play_indices(
 ) -> Vec<Record> {
     use rayon::prelude::*;
     let run = || -> Vec<Record> { indices.par_iter().map(|&i| play(i)).collect() };
-    // The workers work under the command's stop and budget.
-    let stop = crate::vm::current_stop();
+    // Each game is a clone of the start, which carries the command's stop and budgets.
     match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
-        .start_handler(move |_| crate::vm::install_stop(stop.clone()))
         .build()
     {
         Ok(pool) => pool.install(run),

@@ -473,11 +473,12 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Runs engine work on a blocking thread, with a [`Stop`] in force that fires at `limit` or when
-/// the request is dropped (its client left); a panic in it is a 500 for this request only.
+/// Runs engine work on a blocking thread, given the request's [`Stop`] (to put its games
+/// under), which fires at `limit` or when the request is dropped (its client left); a panic in
+/// it is a 500 for this request only.
 async fn blocking<T: Send + 'static>(
     state: &AppState,
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    f: impl FnOnce(&Arc<Stop>) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let stop = Arc::new(
         Stop::with_budget(
@@ -487,7 +488,7 @@ async fn blocking<T: Send + 'static>(
         .with_work_budget(state.work_budget),
     );
     let _guard = StopOnDrop(Arc::clone(&stop));
-    tokio::task::spawn_blocking(move || crate::vm::with_stop(&stop, f))
+    tokio::task::spawn_blocking(move || f(&stop))
         .await
         .unwrap_or_else(|e| Err(ApiError::new(500, format!("the engine failed: {e}"))))
 }
@@ -564,14 +565,22 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
         .map_err(|e| ApiError::new(400, format!("bad query: {}", e.body_text())))
 }
 
-/// A request on one game: runs `f` on it on a blocking thread.
+/// A request on one game: runs `f` on it on a blocking thread, the game under the request's
+/// stop while it runs.
 async fn with_session<T: Send + 'static>(
     state: &Shared,
     id: &str,
     f: impl FnOnce(&mut Session) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let s = state.session(id)?;
-    blocking(state, move || f(&mut lock(&s))).await
+    blocking(state, move |stop| {
+        let mut s = lock(&s);
+        s.set_stop(Some(Arc::clone(stop)));
+        let r = f(&mut s);
+        s.set_stop(None);
+        r
+    })
+    .await
 }
 
 async fn page() -> impl IntoResponse {
@@ -642,7 +651,7 @@ async fn create(
         b => body(b)?,
     };
     let st = Arc::clone(&state);
-    let (id, value) = blocking(&state, move || {
+    let (id, value) = blocking(&state, move |stop| {
         let variant = match (&req.source, &req.variant) {
             (Some(src), name) => {
                 Variant::load_within(name.as_deref().unwrap_or("edited.toml"), src, &st.loads)?
@@ -651,11 +660,13 @@ async fn create(
             (None, None) => st.default.clone(),
         };
         let mut session = Session::new(variant, st.seed);
+        session.set_stop(Some(Arc::clone(stop)));
         if req.position.is_some() || req.history.is_some() {
             session.set_position(req.position.as_deref(), req.history.as_deref())?;
         }
         let mut v = session.state()?;
         v["source"] = json!(session.variant().source);
+        session.set_stop(None);
         let id = st.insert(session);
         v["id"] = json!(id);
         Ok((id, v))
@@ -847,7 +858,7 @@ async fn set_variant(
     let game = state.session(&id)?;
     let name = lock(&game).variant().name.clone();
     let st = Arc::clone(&state);
-    let variant = blocking(&state, move || {
+    let variant = blocking(&state, move |_| {
         Variant::load_within(&name, &source, &st.loads)
     })
     .await?;

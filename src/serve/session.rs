@@ -19,6 +19,7 @@ use crate::rules::Ruleset;
 use crate::search::{Agent, AgentSpec, Budget};
 use crate::text::{parse_position, parse_turn, turn_text, write_position};
 use crate::view::{self, Mark};
+use crate::vm::Stop;
 use crate::{Turn, VariantErrors};
 
 /// The most time, nodes and playouts the computer may be given for one turn.
@@ -175,6 +176,9 @@ pub struct Session {
     undone: Vec<Turn>,
     /// Seeds the computer's choices, advanced at every computer turn.
     seed: u64,
+    /// The stop of the request working on the session, if any: every game it plays runs
+    /// under it.
+    stop: Option<Arc<Stop>>,
 }
 
 /// The side as a word of the JSON (`white`, `black`), whatever the variant calls it.
@@ -196,6 +200,7 @@ impl Session {
             turns: Vec::new(),
             undone: Vec::new(),
             seed,
+            stop: None,
         }
     }
 
@@ -208,10 +213,16 @@ impl Session {
         &self.variant.rules
     }
 
-    /// The game: the start position with the turns played.
+    /// Puts the session's work under `stop` (a request's), or under none.
+    pub fn set_stop(&mut self, stop: Option<Arc<Stop>>) {
+        self.stop = stop;
+    }
+
+    /// The game: the start position with the turns played, under the session's stop.
     fn game(&self) -> Game<'_> {
         let mut g = Game::new(self.rules(), self.start.clone())
             .expect("a session's start position was checked when it was set");
+        g.set_stop(self.stop.clone());
         for t in &self.turns {
             g.play(t);
         }
@@ -292,7 +303,7 @@ impl Session {
         let cell = self.cell(at)?;
         let game = self.game();
         let pos = game.pos();
-        let d = view::diagram(rules, pos, cell).map_err(|e| match e {
+        let d = view::diagram_under(rules, pos, cell, self.stop.as_ref()).map_err(|e| match e {
             view::DiagramError::NoPiece => {
                 ApiError::new(409, view::no_piece_text(rules, pos, cell))
             }
@@ -467,7 +478,7 @@ impl Session {
                 pos
             }
         };
-        let turns = replay(&rules, &start, history.unwrap_or(""))?;
+        let turns = replay(&rules, &start, history.unwrap_or(""), self.stop.as_ref())?;
         self.start_text = position
             .map(str::trim)
             .filter(|p| !p.is_empty())
@@ -502,6 +513,7 @@ impl Session {
                 format!("the start cannot be played: {}", u.text(&rules)),
             )
         })?;
+        game.set_stop(self.stop.clone());
         let mut turns = Vec::new();
         for text in &history {
             match parse_turn(&mut game, text) {
@@ -530,29 +542,33 @@ impl Session {
 
     /// The game as a text record that `bulwark` replays: variant, start, turns, result.
     pub fn export(&self) -> Result<String, ApiError> {
-        let rules = self.rules();
         let mut game = self.game();
         // The game must still be playable (a definition that runs away is an error here).
         Self::outcome(&mut game)?;
         Ok(crate::text::write_record(
-            rules,
             &self.variant.name,
-            &self.start,
-            &self.turns,
+            &mut game,
             "# A game exported from bulwark serve. Replay it with `load FILE` in `bulwark play`,\n\
              # or: bulwark status VARIANT --position \"$start\" --history \"$turns\"\n",
         ))
     }
 }
 
-/// Reads and plays a history from a start; 400 naming the first turn that is not legal.
-fn replay(rules: &Ruleset, start: &Position, history: &str) -> Result<Vec<Turn>, ApiError> {
+/// Reads and plays a history from a start, under `stop`; 400 naming the first turn that is not
+/// legal.
+fn replay(
+    rules: &Ruleset,
+    start: &Position,
+    history: &str,
+    stop: Option<&Arc<Stop>>,
+) -> Result<Vec<Turn>, ApiError> {
     let mut game = Game::new(rules, start.clone()).map_err(|u| {
         ApiError::new(
             400,
             format!("the position cannot be played: {}", u.text(rules)),
         )
     })?;
+    game.set_stop(stop.cloned());
     let count = history.split_whitespace().count();
     if count > crate::play::MAX_HISTORY_TURNS {
         return Err(ApiError::new(

@@ -10,9 +10,11 @@
 //! result: ongoing | white wins: checkmate | …
 //! ```
 
-use crate::play::{Game, Turn};
-use crate::position::Position;
+use std::sync::Arc;
+
+use crate::play::Game;
 use crate::rules::Ruleset;
+use crate::vm::Stop;
 
 use super::{MoveError, PositionError, parse_position, parse_turn, turn_text, write_position};
 
@@ -81,24 +83,12 @@ pub struct Record {
     pub turns: Vec<String>,
 }
 
-/// The record of a game: `variant` names the rules, `start` the position the turns start from.
-pub fn write_record(
-    rules: &Ruleset,
-    variant: &str,
-    start: &Position,
-    turns: &[Turn],
-    header: &str,
-) -> String {
-    let Ok(mut game) = Game::new(rules, start.clone()) else {
-        return format!(
-            "{header}variant: {variant}\nstart: {}\nturns:\nresult: ongoing\n",
-            write_position(rules, start)
-        );
-    };
-    let texts: Vec<String> = turns.iter().map(|t| turn_text(rules, t)).collect();
-    for t in turns {
-        game.play(t);
-    }
+/// The record of a game played so far: `variant` names the rules; the start is the position
+/// its first turn was played from.
+pub fn write_record(variant: &str, game: &mut Game<'_>, header: &str) -> String {
+    let rules = game.rules;
+    let start = &game.first_position();
+    let texts: Vec<String> = game.history().map(|t| turn_text(rules, t)).collect();
     let result = match game.legal_turns() {
         Ok(_) => "ongoing".to_string(),
         Err(o) => o.text(rules),
@@ -155,11 +145,16 @@ pub fn parse_record(text: &str) -> Result<Record, RecordError> {
     })
 }
 
-/// Replays a record under `rules`: the game after its turns. A start that does not read, or
-/// a turn that is not legal, is named (the turn by its number, from 1).
-pub fn replay_record<'r>(rules: &'r Ruleset, record: &Record) -> Result<Game<'r>, RecordError> {
+/// Replays a record under `rules`: the game after its turns, under `stop` if given. A start
+/// that does not read, or a turn that is not legal, is named (the turn by its number, from 1).
+pub fn replay_record<'r>(
+    rules: &'r Ruleset,
+    record: &Record,
+    stop: Option<&Arc<Stop>>,
+) -> Result<Game<'r>, RecordError> {
     let start = parse_position(rules, &record.start).map_err(RecordError::Start)?;
     let mut game = Game::new(rules, start).map_err(|u| RecordError::Unplayable(u.text(rules)))?;
+    game.set_stop(stop.cloned());
     if record.turns.len() > crate::play::MAX_HISTORY_TURNS {
         return Err(RecordError::TooLong {
             turns: record.turns.len(),
@@ -184,17 +179,15 @@ mod tests {
     fn a_written_record_reads_back_and_replays_to_the_same_position() {
         let rules = Ruleset::load_named("chess").unwrap();
         let mut game = Game::new(&rules, rules.setup.clone()).unwrap();
-        let mut turns = Vec::new();
         for m in ["e2-e4", "e7-e5", "g1-f3"] {
             let t = parse_turn(&mut game, m).unwrap();
             game.play(&t);
-            turns.push(t);
         }
-        let text = write_record(&rules, "chess", &rules.setup, &turns, "# saved\n");
+        let text = write_record("chess", &mut game, "# saved\n");
         let r = parse_record(&text).unwrap();
         assert_eq!(r.variant, "chess");
         assert_eq!(r.turns.len(), 3);
-        let replayed = replay_record(&rules, &r).unwrap();
+        let replayed = replay_record(&rules, &r, None).unwrap();
         assert_eq!(
             write_position(&rules, replayed.pos()),
             write_position(&rules, game.pos())
@@ -228,7 +221,7 @@ mod tests {
             write_position(&rules, &rules.setup)
         ))
         .unwrap();
-        let e = replay_record(&rules, &r).unwrap_err();
+        let e = replay_record(&rules, &r, None).unwrap_err();
         assert!(matches!(e, RecordError::Turn { number: 2, .. }), "{e}");
         assert!(e.to_string().starts_with("turn 2: `e2-e4`: "), "{e}");
     }

@@ -140,8 +140,9 @@ pub struct Explosive {
 
 /// The pieces whose options from the central cell of an empty board need more than
 /// [`crate::vm::ORDINARY_RUN`] landings (no bundled piece needs that many): an estimate of
-/// explosive branching that `check` warns about. Each probe has a budget of its own.
-pub fn explosive_pieces(rules: &Ruleset) -> Vec<Explosive> {
+/// explosive branching that `check` warns about. Each probe has a budget of its own, and
+/// `work_budget` landings for a run (the command's).
+pub fn explosive_pieces(rules: &Ruleset, work_budget: u64) -> Vec<Explosive> {
     let centre = rules
         .topo
         .cells()
@@ -152,12 +153,11 @@ pub fn explosive_pieces(rules: &Ruleset) -> Vec<Explosive> {
         let kind = crate::core::PieceKindId::new(k);
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
         pos.cells[centre.index()] = crate::position::Occupant::piece(Side::White, kind);
-        // The work budget of a run stays the command's.
-        let work = crate::vm::current_stop().map_or(crate::vm::WORK_BUDGET, |s| s.work_budget());
         let stop = std::sync::Arc::new(
-            crate::vm::Stop::with_budget(None, 5_000_000).with_work_budget(work),
+            crate::vm::Stop::with_budget(None, crate::vm::PROBE_BUDGET)
+                .with_work_budget(work_budget),
         );
-        let r = crate::vm::with_stop(&stop, || diagram(rules, &pos, centre));
+        let r = diagram_under(rules, &pos, centre, Some(&stop));
         let ran_away = matches!(r, Err(DiagramError::Runaway(_)));
         if stop.excess() > 0 || ran_away {
             out.push(Explosive {
@@ -189,12 +189,25 @@ pub fn no_piece_text(rules: &Ruleset, pos: &Position, at: Cell) -> String {
     }
 }
 
-/// Computes the diagram of the piece on `at`.
+/// Computes the diagram of the piece on `at`, under no stop (the default work budget of a
+/// run; see [`diagram_under`]).
 pub fn diagram(rules: &Ruleset, pos: &Position, at: Cell) -> Result<Diagram, DiagramError> {
+    diagram_under(rules, pos, at, None)
+}
+
+/// Computes the diagram of the piece on `at`, its programs run under `stop` (see
+/// [`crate::vm::Stop`]).
+pub fn diagram_under(
+    rules: &Ruleset,
+    pos: &Position,
+    at: Cell,
+    stop: Option<&std::sync::Arc<crate::vm::Stop>>,
+) -> Result<Diagram, DiagramError> {
     let (side, kind) = pos.at(at).as_piece().ok_or(DiagramError::NoPiece)?;
     let mut marks = vec![0u16; pos.cells.len()];
     marks[at.index()] |= Mark::Origin.bit();
     let mut vm = Machine::new();
+    vm.set_stop(stop.cloned());
     let mut opts = Options::default();
     vm.moves(rules, pos, at, &mut opts);
     for m in &opts.moves {

@@ -4,6 +4,7 @@
 //! pictures side by side and the changed cells outlined (in cyan, a colour no mark uses).
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use crate::board::Cell;
 use crate::core::{PieceKindId, Side};
@@ -12,7 +13,8 @@ use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
 
 use super::rulebook::{Scenario, central_cell};
-use super::{Diagram, Mark, diagram, diagram_svg_outlined};
+use super::{Diagram, Mark, diagram_svg_outlined, diagram_under};
+use crate::vm::Stop;
 
 /// One diagram of a piece in both rule sets, and the cells whose marks differ.
 #[derive(Debug, Clone)]
@@ -60,8 +62,15 @@ impl Diff {
     }
 }
 
-/// Compares rule set `a` with `b`: every piece both have, by its id.
-pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Diff {
+/// Compares rule set `a` with `b`: every piece both have, by its id. Its programs run under
+/// `stop`, if given.
+pub fn diff(
+    a: &Ruleset,
+    b: &Ruleset,
+    scenarios: &[Scenario],
+    perft: bool,
+    stop: Option<&Arc<Stop>>,
+) -> Diff {
     let ids = |r: &Ruleset| r.pieces.iter().map(|p| p.id.clone()).collect::<Vec<_>>();
     let (ia, ib) = (ids(a), ids(b));
     let mut diagrams = Vec::new();
@@ -77,6 +86,7 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
             "empty board".into(),
             Ok(alone(a, ka)),
             Ok(alone(b, kb)),
+            stop,
         ));
         for c in a.topo.cells() {
             if a.setup.at(c) == Occupant::piece(Side::White, ka) {
@@ -89,6 +99,7 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
                     format!("start {name}"),
                     Ok((a.setup.clone(), c)),
                     in_b.map_err(|e| e.to_string()),
+                    stop,
                 ));
             }
         }
@@ -104,11 +115,12 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
                 format!("scenario {}", s.name),
                 pa,
                 scenario_position(b, s),
+                stop,
             ));
         }
     }
-    let first = |r: &Ruleset| Game::start(r).count_turns();
-    let perft2 = |r: &Ruleset| Game::start(r).perft(2);
+    let first = |r: &Ruleset| started(r, stop).count_turns();
+    let perft2 = |r: &Ruleset| started(r, stop).perft(2);
     Diff {
         names: (a.name.clone(), b.name.clone()),
         removed: ia.iter().filter(|x| !ib.contains(x)).cloned().collect(),
@@ -117,6 +129,13 @@ pub fn diff(a: &Ruleset, b: &Ruleset, scenarios: &[Scenario], perft: bool) -> Di
         first_turns: (first(a), first(b)),
         perft2: perft.then(|| (perft2(a), perft2(b))),
     }
+}
+
+/// A game at the start of `r`, under `stop`.
+fn started<'r>(r: &'r Ruleset, stop: Option<&Arc<Stop>>) -> Game<'r> {
+    let mut g = Game::start(r);
+    g.set_stop(stop.cloned());
+    g
 }
 
 /// The piece alone on the central cell of an empty board.
@@ -140,10 +159,11 @@ fn compare(
     what: String,
     pa: Result<(Position, Cell), String>,
     pb: Result<(Position, Cell), String>,
+    stop: Option<&Arc<Stop>>,
 ) -> DiagramChange {
     let draw = |r: &Ruleset, p: Result<(Position, Cell), String>| {
         p.and_then(|(pos, c)| {
-            diagram(r, &pos, c)
+            diagram_under(r, &pos, c, stop)
                 .map(|d| (pos, d))
                 .map_err(|e| format!("{e}"))
         })

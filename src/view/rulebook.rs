@@ -3,6 +3,7 @@
 //! scenario diagrams as SVG.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -12,6 +13,7 @@ use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
 use crate::text;
 use crate::view as render;
+use crate::vm::Stop;
 
 /// Scenario files bundled with the bundled variants, by variant name.
 pub const BUNDLED_SCENARIOS: &[(&str, &str)] = &[
@@ -129,15 +131,20 @@ pub struct Prepared {
     pub diagram: render::Diagram,
 }
 
-/// Checks a scenario against the rules: the position reads, the cell holds a piece.
-pub fn prepare(rules: &Ruleset, s: &Scenario) -> Result<Prepared, String> {
+/// Checks a scenario against the rules: the position reads, the cell holds a piece. Its
+/// diagram's programs run under `stop`, if given.
+pub fn prepare(
+    rules: &Ruleset,
+    s: &Scenario,
+    stop: Option<&Arc<Stop>>,
+) -> Result<Prepared, String> {
     let pos = text::parse_position(rules, &s.position)
         .map_err(|e| format!("scenario {}: {e}", s.name))?;
     let at = rules
         .topo
         .parse_cell(&s.at)
         .map_err(|e| format!("scenario {}: {e}", s.name))?;
-    let diagram = render::diagram(rules, &pos, at).map_err(|e| match e {
+    let diagram = render::diagram_under(rules, &pos, at, stop).map_err(|e| match e {
         render::DiagramError::NoPiece => format!("scenario {}: no piece on {}", s.name, s.at),
         render::DiagramError::Runaway(r) => format!("scenario {}: {}", s.name, r.message(rules)),
     })?;
@@ -160,8 +167,13 @@ pub fn central_cell(rules: &Ruleset) -> Cell {
 pub type RulebookFile = (String, String);
 
 /// The rulebook in memory: `index.html` (last) and the SVG files it shows, each with its file
-/// name. Nothing is written; the command line writes them.
-pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, String> {
+/// name. Nothing is written; the command line writes them. Its programs run under `stop`, if
+/// given.
+pub fn rulebook(
+    rules: &Ruleset,
+    scenarios: &[Scenario],
+    stop: Option<&Arc<Stop>>,
+) -> Result<Rulebook, String> {
     let mut written: Vec<RulebookFile> = Vec::new();
     let mut write = |name: &str, text: &str| -> Result<(), String> {
         written.push((name.to_string(), text.to_string()));
@@ -170,7 +182,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
     distinct_file_names(scenarios)?;
     let prepared: Vec<(&Scenario, Prepared)> = scenarios
         .iter()
-        .map(|s| prepare(rules, s).map(|p| (s, p)))
+        .map(|s| prepare(rules, s, stop).map(|p| (s, p)))
         .collect::<Result<_, _>>()?;
     let mut html = String::new();
     let _ = write!(
@@ -225,7 +237,7 @@ pub fn rulebook(rules: &Ruleset, scenarios: &[Scenario]) -> Result<Rulebook, Str
     );
     let centre = central_cell(rules);
     for k in 0..rules.pieces.len() {
-        piece_section(&mut html, &mut write, rules, k, &prepared, centre)?;
+        piece_section(&mut html, &mut write, rules, k, &prepared, centre, stop)?;
     }
     for sec in extra {
         let _ = writeln!(
@@ -300,6 +312,7 @@ fn piece_section(
     k: usize,
     prepared: &[(&Scenario, Prepared)],
     centre: Cell,
+    stop: Option<&Arc<Stop>>,
 ) -> Result<(), String> {
     let p = &rules.pieces[k];
     let _ = writeln!(
@@ -330,7 +343,7 @@ fn piece_section(
     );
     let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
     pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
-    let d = render::diagram(rules, &pos, centre).map_err(|e| match e {
+    let d = render::diagram_under(rules, &pos, centre, stop).map_err(|e| match e {
         render::DiagramError::Runaway(r) => r.message(rules),
         render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),
     })?;

@@ -6,13 +6,15 @@
 //! diagrams line up with the diagrams of the variant it extends.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::core::{PieceKindId, Side};
 use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
 
 use super::rulebook::{self, Scenario};
-use super::{diagram, diagram_text};
+use super::{diagram_text, diagram_under};
+use crate::vm::Stop;
 
 /// A snapshot folder or file that could not be read or written, with its path.
 #[derive(Debug, thiserror::Error)]
@@ -42,14 +44,19 @@ pub struct Snapshot {
 
 /// Every diagram of `rules`: each piece on an empty board and from its start cells, then every
 /// scenario (with the scenario's caption, and a line for each claim the diagram contradicts).
-pub fn diagrams(rules: &Ruleset, scenarios: &[Scenario]) -> Vec<Snapshot> {
+/// Their programs run under `stop`, if given.
+pub fn diagrams(
+    rules: &Ruleset,
+    scenarios: &[Scenario],
+    stop: Option<&Arc<Stop>>,
+) -> Vec<Snapshot> {
     let mut out = Vec::new();
     let centre = rulebook::central_cell(rules);
     for (k, p) in rules.pieces.iter().enumerate() {
         let kind = PieceKindId::new(k);
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
         pos.cells[centre.index()] = Occupant::piece(Side::White, kind);
-        let text = match diagram(rules, &pos, centre) {
+        let text = match diagram_under(rules, &pos, centre, stop) {
             Ok(d) => diagram_text(rules, &pos, &d),
             Err(e) => format!("not drawn: {e}"),
         };
@@ -59,7 +66,7 @@ pub fn diagrams(rules: &Ruleset, scenarios: &[Scenario]) -> Vec<Snapshot> {
         });
         for c in rules.topo.cells() {
             if rules.setup.at(c) == Occupant::piece(Side::White, kind) {
-                let text = match diagram(rules, &rules.setup, c) {
+                let text = match diagram_under(rules, &rules.setup, c, stop) {
                     Ok(d) => diagram_text(rules, &rules.setup, &d),
                     Err(e) => format!("not drawn: {e}"),
                 };
@@ -71,7 +78,7 @@ pub fn diagrams(rules: &Ruleset, scenarios: &[Scenario]) -> Vec<Snapshot> {
         }
     }
     for s in scenarios {
-        let text = match rulebook::prepare(rules, s) {
+        let text = match rulebook::prepare(rules, s, stop) {
             Ok(p) => {
                 let mut t = format!(
                     "{}\n\n{}",

@@ -10,10 +10,10 @@ use crate::rules::Ruleset;
 /// the definition as a runaway instead of hanging: the default of [`Stop::work_budget`].
 pub const WORK_BUDGET: u64 = 3_000_000;
 
-/// Landings between two looks at the [`Stop`] in force, within one long run.
+/// Landings between two looks at the machine's [`Stop`], within one long run.
 pub(super) const STOP_POLL: u64 = 1 << 16;
 
-/// Runs of the general interpreter between two looks at the [`Stop`] in force.
+/// Runs of the general interpreter between two looks at the machine's [`Stop`].
 pub(super) const STOP_POLL_RUNS: u64 = 64;
 
 /// A request to stop work from outside, and the budgets of a whole command: the work budget
@@ -26,6 +26,10 @@ pub(super) const STOP_POLL_RUNS: u64 = 64;
 /// [`Halt::CommandBudget`]), and, like any runaway, every later run of that machine returns at
 /// once, so the whole generation ends quickly. Short runs never look, so ordinary work pays
 /// nothing for it.
+///
+/// A stop is given explicitly, shared behind an `Arc`: to a machine ([`Machine::set_stop`]), a
+/// generator or a game (`under`), whose clones carry it to the threads they run on. Work given
+/// no stop has the default work budget and nothing else.
 #[derive(Debug)]
 pub struct Stop {
     flag: std::sync::atomic::AtomicBool,
@@ -56,6 +60,12 @@ impl Default for Stop {
 /// Landings of one run that count as ordinary work; beyond them a run's landings count
 /// towards its command's budget ([`Stop::with_budget`]).
 pub const ORDINARY_RUN: u64 = PRUNE_AFTER;
+
+/// The budget of unusual work, in landings, of the probes that run each piece kind alone on
+/// an empty board (the evaluation's estimates, `check`'s warning about explosive branching):
+/// about a second of the slowest walks per kind, so that a definition that explodes costs a
+/// probe no more than that.
+pub const PROBE_BUDGET: u64 = 5_000_000;
 
 /// The default budget of a whole command, in landings beyond the ordinary
 /// ([`ORDINARY_RUN`] per run): about ten seconds of one core of the slowest walks (chains
@@ -145,72 +155,23 @@ impl Stop {
     }
 }
 
-thread_local! {
-    /// The stop in force on this thread (see [`with_stop`]).
-    static STOP: std::cell::RefCell<Option<std::sync::Arc<Stop>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` with `stop` in force on this thread: long runs of every machine used inside look
-/// at it (see [`Stop`]). The previous stop is restored afterwards.
-pub fn with_stop<T>(stop: &std::sync::Arc<Stop>, f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<std::sync::Arc<Stop>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let prev = self.0.take();
-            STOP.with_borrow_mut(|s| *s = prev);
-        }
-    }
-    let prev = STOP.with_borrow_mut(|s| s.replace(std::sync::Arc::clone(stop)));
-    let _restore = Restore(prev);
-    f()
-}
-
-/// The stop in force on this thread, if any: to carry it to the threads a command starts
-/// ([`install_stop`] on each).
-pub fn current_stop() -> Option<std::sync::Arc<Stop>> {
-    STOP.with_borrow(Clone::clone)
-}
-
-/// Puts `stop` in force on this thread for the rest of its life (a worker thread of a pool
-/// that a command started, see [`current_stop`]).
-pub fn install_stop(stop: Option<std::sync::Arc<Stop>>) {
-    STOP.with_borrow_mut(|s| *s = stop);
-}
-
-/// Why the stop in force on this thread, if any, says stop.
-pub(super) fn stop_requested() -> Option<Halt> {
-    STOP.with_borrow(|s| s.as_ref().and_then(|s| s.halt()))
-}
-
-/// What a machine reads of the stop in force on this thread at a look: why to stop, if it
-/// says so, and the work budget of a run ([`WORK_BUDGET`] without a stop).
-pub(super) fn look_at_stop() -> (Option<Halt>, u64) {
-    STOP.with_borrow(|s| match s {
+/// What a machine reads of its stop, if it has one, at a look: why to stop, if it says so,
+/// and the work budget of a run ([`WORK_BUDGET`] without a stop).
+pub(super) fn look_at_stop(stop: Option<&Stop>) -> (Option<Halt>, u64) {
+    match stop {
         Some(s) => (s.halt(), s.work_budget),
         None => (None, WORK_BUDGET),
-    })
+    }
 }
 
 /// The budget behind a halt: the run's work budget `limit`, the command's budget of
 /// unusual work, or nothing for a stop.
-pub(super) fn limit_of(halt: Halt, limit: u64) -> u64 {
+pub(super) fn limit_of(halt: Halt, limit: u64, stop: Option<&Stop>) -> u64 {
     match halt {
         Halt::Budget => limit,
-        Halt::CommandBudget => {
-            STOP.with_borrow(|s| s.as_ref().map_or(COMMAND_BUDGET, |s| s.budget()))
-        }
+        Halt::CommandBudget => stop.map_or(COMMAND_BUDGET, Stop::budget),
         Halt::Stopped => 0,
     }
-}
-
-/// Charges unusual work to the stop in force on this thread; why to stop, if the budget is
-/// now spent (or the stop says so for another reason).
-pub(super) fn charge_stop(landings: u64) -> Option<Halt> {
-    STOP.with_borrow(|s| {
-        let s = s.as_ref()?;
-        s.charge(landings);
-        s.halt()
-    })
 }
 
 /// Why a run gave up.
@@ -218,7 +179,7 @@ pub(super) fn charge_stop(landings: u64) -> Option<Halt> {
 pub enum Halt {
     /// It needed more landings than the work budget of one run allows.
     Budget,
-    /// The [`Stop`] in force asked it to (a time limit, or the client left).
+    /// The machine's [`Stop`] asked it to (a time limit, or the client left).
     Stopped,
     /// The whole command's budget of unusual work was spent ([`Stop::with_budget`]): this run
     /// was going when it ran out.
@@ -364,7 +325,7 @@ pub fn repeated_parts(text: &str) -> Vec<String> {
 
 impl Machine {
     /// Called when the landings pass [`Machine::budget`]: whether the run must end (its work
-    /// budget spent, or the [`Stop`] in force says stop); else the next look is set.
+    /// budget spent, or the machine's [`Stop`] says stop); else the next look is set.
     #[cold]
     #[inline(never)]
     pub(super) fn out_of_work(&mut self) -> bool {
@@ -386,13 +347,16 @@ impl Machine {
     pub(super) fn charge_excess(&mut self) {
         let from = self.charged.max(ORDINARY_RUN);
         if self.work > from {
-            self.stopped = self.stopped.or(charge_stop(self.work - from));
+            if let Some(stop) = &self.stop {
+                stop.charge(self.work - from);
+                self.stopped = self.stopped.or(stop.halt());
+            }
             self.charged = self.work;
             if self.stopped.is_some() {
                 self.halt = true;
             }
         } else if self.stopped.is_none() {
-            self.stopped = stop_requested();
+            self.stopped = self.stop.as_ref().and_then(|s| s.halt());
         }
     }
 }

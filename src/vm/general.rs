@@ -78,7 +78,7 @@ impl Machine {
         // it, a look at the stop (and the work budget it sets).
         self.runs = self.runs.wrapping_add(1);
         if self.limit == 0 || self.runs.is_multiple_of(STOP_POLL_RUNS) {
-            let (stopped, limit) = look_at_stop();
+            let (stopped, limit) = look_at_stop(self.stop.as_deref());
             self.stopped = stopped;
             self.halt = stopped.is_some();
             self.limit = limit;

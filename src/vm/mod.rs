@@ -17,8 +17,7 @@ mod plain;
 mod prune;
 
 pub use budget::{
-    COMMAND_BUDGET, Halt, ORDINARY_RUN, Runaway, Stop, WORK_BUDGET, current_stop, install_stop,
-    repeated_parts, with_stop,
+    COMMAND_BUDGET, Halt, ORDINARY_RUN, PROBE_BUDGET, Runaway, Stop, WORK_BUDGET, repeated_parts,
 };
 
 use crate::board::{Cell, LinkTable, Side};
@@ -162,12 +161,14 @@ pub struct Machine {
     general_only: bool,
     work: u64,
     /// The landing count at which the run next stops to look: the work budget, or before it
-    /// the next look at the [`Stop`] in force.
+    /// the next look at its [`Stop`].
     budget: u64,
     /// The work budget of the run.
     limit: u64,
     /// Why the run was stopped from outside, if it was.
     stopped: Option<Halt>,
+    /// The stop and budgets this machine works under (see [`Machine::set_stop`]).
+    stop: Option<std::sync::Arc<Stop>>,
     /// Landings of this run already charged to the command's budget.
     charged: u64,
     /// Runs of the general interpreter so far (see `STOP_POLL_RUNS` (64)).
@@ -277,6 +278,19 @@ impl Machine {
             pruning,
             ..Machine::default()
         }
+    }
+
+    /// Puts the machine under `stop` (or under none): its long runs look at it, and its work
+    /// budget is the stop's (see [`Stop`]). It takes effect from the next run.
+    pub fn set_stop(&mut self, stop: Option<std::sync::Arc<Stop>>) {
+        self.stop = stop;
+        // Read the work budget again at the next run.
+        self.limit = 0;
+    }
+
+    /// The stop this machine works under, if any.
+    pub fn stop(&self) -> Option<&std::sync::Arc<Stop>> {
+        self.stop.as_ref()
     }
 
     /// The pending runaway, if a run exceeded the budget (see [`Machine::take_runaway`]).
@@ -473,7 +487,7 @@ impl Machine {
                 side,
                 cell: from,
                 halt,
-                limit: budget::limit_of(halt, self.limit),
+                limit: budget::limit_of(halt, self.limit, self.stop.as_deref()),
             });
         }
         self.halt = false;
