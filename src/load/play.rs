@@ -213,11 +213,11 @@ impl Loader<'_> {
                 "mark the piece that can be checked with `royal = true`, or remove `checks`",
             );
         }
-        let carried = def
-            .notation
-            .fields
-            .as_ref()
-            .is_some_and(|f| f.get_ref().iter().any(|n| n.get_ref() == "checks"));
+        let carried = def.notation.fields.as_ref().is_some_and(|f| {
+            f.get_ref()
+                .iter()
+                .any(|n| Field::read(n.get_ref()) == Some(Field::Checks))
+        });
         if !carried {
             self.problem(
                 Code::End,
@@ -548,7 +548,10 @@ impl Loader<'_> {
             .map(Into::into)
             .collect();
         if def.end.checks.is_none()
-            && let Some(checks) = f.get_ref().iter().find(|n| n.get_ref() == "checks")
+            && let Some(checks) = f
+                .get_ref()
+                .iter()
+                .find(|n| Field::read(n.get_ref()) == Some(Field::Checks))
         {
             self.problem(
                 Code::Notation,

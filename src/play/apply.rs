@@ -112,6 +112,7 @@ fn set(pos: &mut Position, moved: &mut impl Moved, c: Cell, o: Occupant) {
         pos.cells[c.index()] = o;
     }
 }
+
 /// Adds one to the mover's supply at `slot`, reporting the gain.
 #[inline]
 fn gain(pos: &mut Position, moved: &mut impl Moved, slot: usize) {
