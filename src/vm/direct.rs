@@ -1,7 +1,8 @@
 //! Programs whose every path has one leg (for a range, two), read straight from the position:
 //! no copy of the board, no visited set.
 
-use super::{Goal, Machine, Mode, Options, StoneEffect, landing, takes};
+use super::sink::Sink;
+use super::{Machine, StoneEffect, landing, takes};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::compile::walk::{Board, walk_leg};
 use crate::compile::{Filter, LegCode, Op, Program};
@@ -38,7 +39,6 @@ pub(super) struct Direct<'a> {
     origin: Cell,
     /// A cell read as empty (a piece has just left it), or the origin.
     vacated: Cell,
-    mode: Mode,
 }
 
 impl<'a> Direct<'a> {
@@ -49,7 +49,6 @@ impl<'a> Direct<'a> {
         side: Side,
         origin: Cell,
         vacated: Cell,
-        mode: Mode,
     ) -> Direct<'a> {
         Direct {
             prog,
@@ -60,7 +59,6 @@ impl<'a> Direct<'a> {
             side,
             origin,
             vacated,
-            mode,
         }
     }
 
@@ -102,39 +100,32 @@ impl Machine {
     /// position (no copy of the board, no visited set): the same options, range or attack
     /// answer as the general interpreter, in the same order. Only the cells the path has been
     /// on are closed to it, and the origin counts as empty.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub(super) fn single_leg(
+    pub(super) fn single_leg<S: Sink>(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
         from: Cell,
         side: Side,
         prog: &Program,
-        mode: Mode,
-        out: &mut Options,
+        sink: &mut S,
     ) {
         self.next_epoch(pos.cells.len());
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();
-        let cx = Direct::new(rules, pos, prog, side, from, from, mode);
-        if mode == Mode::Range {
-            self.direct_ops::<true>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
-        } else {
-            self.direct_ops::<false>(&cx, out, 0, from, 0, false, StoneEffect::None, false);
-        }
+        let cx = Direct::new(rules, pos, prog, side, from, from);
+        self.direct_ops(&cx, sink, 0, from, 0, false, StoneEffect::None, false);
     }
 
     /// Runs the ops of a program from `pc` on `cur`, after `legs` legs (the last landed on an
-    /// occupant if `term`; `fx` and `capleg` are its landing's). `RANGE`: the run is for a
-    /// placement range, where a path may have two legs (one copy of the loop each way, the
-    /// range's kept lean); else one.
+    /// occupant if `term`; `fx` and `capleg` are its landing's). For a placement range
+    /// (`S::RANGE`) a path may have two legs; else one.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn direct_ops<const RANGE: bool>(
+    pub(super) fn direct_ops<S: Sink>(
         &mut self,
         cx: &Direct<'_>,
-        out: &mut Options,
+        sink: &mut S,
         mut pc: usize,
         cur: Cell,
         legs: u8,
@@ -143,7 +134,7 @@ impl Machine {
         capleg: bool,
     ) {
         loop {
-            if self.found {
+            if sink.done() {
                 return;
             }
             match cx.prog.ops[pc] {
@@ -155,23 +146,25 @@ impl Machine {
                         continue;
                     }
                     let l = &cx.prog.legs[l as usize];
-                    if RANGE {
-                        cx.leg_landings(l, cur, &mut |t, _| self.range_add(t));
+                    if S::RANGE {
+                        cx.leg_landings(l, cur, &mut |t, _| {
+                            sink.accept(self, t, StoneEffect::None, false);
+                        });
                     } else {
                         cx.leg_landings(l, cur, &mut |t, over| {
-                            self.direct_land(cx, out, l, t, over, None);
+                            self.direct_land(cx, sink, l, t, over, None);
                         });
                     }
                     pc += 1;
                 }
                 Op::Leg(l) => {
                     let l = &cx.prog.legs[l as usize];
-                    if RANGE && legs < 2 && !term {
+                    if S::RANGE && legs < 2 && !term {
                         cx.leg_landings(l, cur, &mut |t, _| {
                             let term = !cx.occ(t).is_empty();
-                            self.direct_ops::<true>(
+                            self.direct_ops(
                                 cx,
-                                out,
+                                sink,
                                 pc + 1,
                                 t,
                                 legs + 1,
@@ -180,16 +173,16 @@ impl Machine {
                                 false,
                             );
                         });
-                    } else if !RANGE && legs == 0 {
+                    } else if !S::RANGE && legs == 0 {
                         // One leg per path: after it only region tests and the accept remain.
                         cx.leg_landings(l, cur, &mut |t, over| {
-                            self.direct_land(cx, out, l, t, over, Some(pc + 1));
+                            self.direct_land(cx, sink, l, t, over, Some(pc + 1));
                         });
                     }
                     return;
                 }
                 Op::Split(a, b) | Op::Greedy(a, b, _) => {
-                    self.direct_ops::<RANGE>(cx, out, a as usize, cur, legs, term, fx, capleg);
+                    self.direct_ops(cx, sink, a as usize, cur, legs, term, fx, capleg);
                     pc = b as usize;
                 }
                 Op::Mark(_) => pc += 1,
@@ -202,11 +195,7 @@ impl Machine {
                 }
                 Op::Accept => {
                     if legs > 0 {
-                        if RANGE {
-                            self.range_add(cur);
-                        } else {
-                            self.direct_accept(cx, out, cur, fx, capleg);
-                        }
+                        sink.accept(self, cur, fx, capleg);
                     }
                     return;
                 }
@@ -218,16 +207,16 @@ impl Machine {
     /// A landing of a single-leg program on `t` (after passing `over`, a hop's screen or a
     /// jumped cell, or `NO_CELL`): what `land_over` and `land` decide for it (not in a range,
     /// where nothing is captured and every landing counts).
-    pub(super) fn direct_land(
+    pub(super) fn direct_land<S: Sink>(
         &mut self,
         cx: &Direct<'_>,
-        out: &mut Options,
+        sink: &mut S,
         l: &LegCode,
         t: Cell,
         over: Cell,
         next: Option<usize>,
     ) {
-        if self.found {
+        if sink.done() {
             return;
         }
         let Some((captured, fx)) = landing(l, cx.side, cx.occ(t), cx.collectable) else {
@@ -243,33 +232,13 @@ impl Machine {
         }
         let capleg = l.can_capture();
         match next {
-            None => self.direct_accept(cx, out, t, fx, capleg),
-            Some(pc) => self.direct_ops::<false>(cx, out, pc, t, 1, false, fx, capleg),
+            None => sink.accept(self, t, fx, capleg),
+            Some(pc) => self.direct_ops(cx, sink, pc, t, 1, false, fx, capleg),
         }
         self.caps.truncate(before);
     }
 
-    /// What `accept` does with a complete path of a single-leg program.
-    pub(super) fn direct_accept(
-        &mut self,
-        cx: &Direct<'_>,
-        out: &mut Options,
-        to: Cell,
-        fx: StoneEffect,
-        capleg: bool,
-    ) {
-        match cx.mode {
-            Mode::Range => self.range_add(to),
-            Mode::Attack => {
-                self.found |= match self.goal {
-                    Goal::Cell(c) => self.caps.contains(&c),
-                    Goal::None => false,
-                };
-            }
-            Mode::Moves => self.add_option(out, to, fx, capleg),
-        }
-    }
-
+    /// Adds `t` to the placement range, once.
     #[inline]
     pub(super) fn range_add(&mut self, t: Cell) {
         let i = t.index();

@@ -3,9 +3,8 @@
 
 use super::budget::{STOP_POLL, STOP_POLL_RUNS, look_at_stop};
 use super::prune::WALK_DEPTH;
-use super::{
-    Ctx, Machine, Mode, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing, takes,
-};
+use super::sink::Sink;
+use super::{Ctx, Machine, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing, takes};
 use crate::board::{Cell, NO_CELL};
 use crate::compile::walk::{Board, walk_leg};
 use crate::compile::{LegCode, Op};
@@ -126,12 +125,13 @@ impl Machine {
         }
     }
 
+    /// Whether the run ends now: its budget is spent or stopped, or the sink has its answer.
     #[inline]
-    pub(super) fn stopping(&self) -> bool {
-        self.found || self.halt
+    pub(super) fn stopping<S: Sink>(&self, sink: &S) -> bool {
+        self.halt || sink.done()
     }
 
-    pub(super) fn run(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) {
+    pub(super) fn run<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, at: At) {
         let At {
             mut pc,
             cur,
@@ -150,34 +150,34 @@ impl Machine {
             match cx.prog.ops[pc] {
                 Op::Emit(l) => {
                     debug_assert!(!term && cur == cx.origin);
-                    self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                    self.leg(cx, sink, &cx.prog.legs[l as usize], cur, None);
                     pc += 1;
                 }
                 Op::EmitFrom(l, r) => {
                     debug_assert!(!term && cur == cx.origin);
                     if cx.regions[r.index()].cells[cx.side].contains(cur) {
-                        self.leg(cx, out, &cx.prog.legs[l as usize], cur, None);
+                        self.leg(cx, sink, &cx.prog.legs[l as usize], cur, None);
                     }
                     pc += 1;
                 }
                 Op::Leg(l) => {
                     if !term {
-                        self.leg(cx, out, &cx.prog.legs[l as usize], cur, Some(pc + 1));
+                        self.leg(cx, sink, &cx.prog.legs[l as usize], cur, Some(pc + 1));
                     }
                     return;
                 }
                 Op::Greedy(a, b, m) if !self.walking => {
                     let before = self.marks[m as usize];
-                    self.run(cx, out, at.to(a as usize));
-                    if self.stopping() || self.marks[m as usize] != before {
+                    self.run(cx, sink, at.to(a as usize));
+                    if self.stopping(sink) || self.marks[m as usize] != before {
                         return;
                     }
                     pc = b as usize;
                 }
                 // A walk explores a superset of the paths, so a maximal repetition both ways.
                 Op::Split(a, b) | Op::Greedy(a, b, _) => {
-                    self.run(cx, out, at.to(a as usize));
-                    if self.stopping() {
+                    self.run(cx, sink, at.to(a as usize));
+                    if self.stopping(sink) {
                         return;
                     }
                     pc = b as usize;
@@ -195,7 +195,7 @@ impl Machine {
                     pc += 1;
                 }
                 Op::Accept => {
-                    self.accept(cx, out, cur, fx, capleg);
+                    self.accept(cx, sink, cur, fx, capleg);
                     return;
                 }
                 Op::End => return,
@@ -203,10 +203,10 @@ impl Machine {
         }
     }
 
-    pub(super) fn leg(
+    pub(super) fn leg<S: Sink>(
         &mut self,
         cx: &Ctx<'_>,
-        out: &mut Options,
+        sink: &mut S,
         l: &LegCode,
         cur: Cell,
         next: Option<usize>,
@@ -230,13 +230,13 @@ impl Machine {
             &mut |t, over| landings.push((t, over)),
         );
         for &(t, over) in &landings {
-            if self.stopping() {
+            if self.stopping(sink) {
                 break;
             }
             if over == NO_CELL {
-                self.land(cx, out, l, t, next);
+                self.land(cx, sink, l, t, next);
             } else {
-                self.land_over(cx, out, l, over, t, next);
+                self.land_over(cx, sink, l, over, t, next);
             }
         }
         self.landings[depth] = landings;
@@ -244,40 +244,40 @@ impl Machine {
     }
 
     /// Lands after passing `over`, which the leg captures when it takes and holds an enemy.
-    pub(super) fn land_over(
+    pub(super) fn land_over<S: Sink>(
         &mut self,
         cx: &Ctx<'_>,
-        out: &mut Options,
+        sink: &mut S,
         l: &LegCode,
         over: Cell,
         t: Cell,
         next: Option<usize>,
     ) {
-        let taken = cx.mode != Mode::Range && takes(l, cx.side, self.cells[over.index()]);
+        let taken = !S::RANGE && takes(l, cx.side, self.cells[over.index()]);
         if taken && !cx.leave_at_once {
             // It stays where it is until the end of the turn: in the way, not to be taken again.
             if self.caps.contains(&over) {
                 return;
             }
             self.caps.push(over);
-            self.land(cx, out, l, t, next);
+            self.land(cx, sink, l, t, next);
             self.caps.pop();
         } else if taken {
             let saved = self.cells[over.index()];
             self.cells[over.index()] = Occupant::EMPTY;
             self.caps.push(over);
-            self.land(cx, out, l, t, next);
+            self.land(cx, sink, l, t, next);
             self.caps.pop();
             self.cells[over.index()] = saved;
         } else {
-            self.land(cx, out, l, t, next);
+            self.land(cx, sink, l, t, next);
         }
     }
 
-    pub(super) fn land(
+    pub(super) fn land<S: Sink>(
         &mut self,
         cx: &Ctx<'_>,
-        out: &mut Options,
+        sink: &mut S,
         l: &LegCode,
         t: Cell,
         next: Option<usize>,
@@ -292,7 +292,7 @@ impl Machine {
         }
         let occ = self.cells[t.index()];
         let term = !occ.is_empty();
-        let (captured, fx) = if cx.mode == Mode::Range {
+        let (captured, fx) = if S::RANGE {
             (false, StoneEffect::None)
         } else {
             match landing(l, cx.side, occ, cx.collectable) {
@@ -312,14 +312,14 @@ impl Machine {
             capleg,
         });
         match next {
-            None => self.accept(cx, out, t, fx, capleg),
+            None => self.accept(cx, sink, t, fx, capleg),
             Some(at) if self.walking => {
                 // A walk may come back to its own cells; `seen` keeps it finite.
                 if self.walk_depth >= WALK_DEPTH {
                     self.halt = true;
                 } else {
                     self.walk_depth += 1;
-                    self.run(cx, out, at);
+                    self.run(cx, sink, at);
                     self.walk_depth -= 1;
                 }
             }
@@ -338,8 +338,8 @@ impl Machine {
                         Pruning::Always => true,
                         Pruning::Never => false,
                     };
-                if !prune || !self.hopeless(cx, out, at) {
-                    self.run(cx, out, at);
+                if !prune || !self.hopeless(cx, sink, at) {
+                    self.run(cx, sink, at);
                 }
                 self.visited[t.index()] = was;
             }
@@ -355,10 +355,10 @@ impl Machine {
         cx.home && !self.caps.is_empty()
     }
 
-    pub(super) fn accept(
+    pub(super) fn accept<S: Sink>(
         &mut self,
         cx: &Ctx<'_>,
-        out: &mut Options,
+        sink: &mut S,
         to: Cell,
         fx: StoneEffect,
         capleg: bool,
@@ -367,23 +367,12 @@ impl Machine {
             return;
         }
         if self.walking {
-            if !self.known(cx, out, to, capleg) {
+            if !sink.known(self, to, capleg) {
                 self.halt = true;
             }
             return;
         }
-        if cx.mode == Mode::Attack {
-            self.found |= self.hits_goal();
-            return;
-        }
-        if cx.mode == Mode::Range {
-            if self.stamp[to.index()] != self.epoch {
-                self.stamp[to.index()] = self.epoch;
-                self.range.push(to);
-            }
-            return;
-        }
-        self.add_option(out, to, fx, capleg);
+        sink.accept(self, to, fx, capleg);
     }
 
     /// Adds the option of a path ending on `to` with the captures in `caps`, or merges it into

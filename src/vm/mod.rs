@@ -8,13 +8,16 @@
 //! One file per way of running a program: `general` (the interpreter, chains and all),
 //! `prune` (the walk that skips hopeless chain states), `direct` (programs of one leg per
 //! path read straight from the position), `plain` (pieces whose every leg lands on its own),
-//! and `budget` (the work budget of a run, the stop and budget of a whole command).
+//! and `budget` (the work budget of a run, the stop and budget of a whole command). Each of
+//! them is generic over the question it answers, a `sink` (the options, the range, an attack's
+//! answer), so each is compiled once per question.
 
 mod budget;
 mod direct;
 mod general;
 mod plain;
 mod prune;
+mod sink;
 
 pub use budget::{
     COMMAND_BUDGET, Halt, ORDINARY_RUN, PROBE_BUDGET, Runaway, Stop, WORK_BUDGET, repeated_parts,
@@ -26,8 +29,8 @@ use crate::core::{PieceKindId, StoneKindId};
 use crate::position::{Occupant, Position};
 use crate::rules::{Region, Ruleset};
 use direct::Direct;
-use plain::plain_attack;
 use prune::WalkState;
+use sink::{Attack, Moves, Range, Sink};
 
 /// What a move does to a stone on its destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,30 +99,12 @@ impl Options {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Moves,
-    Range,
-    /// Stop at the first option that captures the goal.
-    Attack,
-}
-
-/// What an attack query looks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Goal {
-    #[default]
-    None,
-    /// A capture of the piece on this cell.
-    Cell(Cell),
-}
-
 struct Ctx<'a> {
     prog: &'a Program,
     links: &'a LinkTable,
     regions: &'a [Region],
     collectable: Filter,
     side: Side,
-    mode: Mode,
     origin: Cell,
     /// Whether a piece taken in a chain leaves the board at once (else at the end of the turn:
     /// it stays in the way and cannot be taken again).
@@ -202,8 +187,6 @@ pub struct Machine {
     epoch: u32,
     range: Vec<Cell>,
     sorted: Vec<Cell>,
-    goal: Goal,
-    found: bool,
     /// Per mark of a maximal repetition: how many times a path passed it in this run.
     marks: Vec<u32>,
     /// The landings of the legs being explored, one buffer per depth of recursion.
@@ -308,15 +291,18 @@ impl Machine {
     pub fn moves(&mut self, rules: &Ruleset, pos: &Position, from: Cell, out: &mut Options) {
         out.clear();
         out.from = from;
-        self.start(rules, pos, from, Mode::Moves, out);
+        if let Some((side, kind)) = pos.at(from).as_piece() {
+            self.run_as(rules, pos, from, side, kind, &mut Moves(out));
+        }
     }
 
     /// The placement range of the piece on `from` (RULINGS B-41): every cell one of its range
     /// paths could end on if that cell were empty. Cells in index order.
     pub fn range(&mut self, rules: &Ruleset, pos: &Position, from: Cell) -> &[Cell] {
         self.range.clear();
-        let mut unused = Options::default();
-        self.start(rules, pos, from, Mode::Range, &mut unused);
+        if let Some((side, kind)) = pos.at(from).as_piece() {
+            self.run_as(rules, pos, from, side, kind, &mut Range);
+        }
         self.range.sort_unstable();
         &self.range
     }
@@ -341,24 +327,9 @@ impl Machine {
         }
         self.range.clear();
         self.next_epoch(pos.cells.len());
-        let cx = Direct::new(rules, pos, prog, side, at, vacated, Mode::Range);
-        let mut unused = Options::default();
-        self.direct_ops::<true>(&cx, &mut unused, 0, at, 0, false, StoneEffect::None, false);
+        let cx = Direct::new(rules, pos, prog, side, at, vacated);
+        self.direct_ops(&cx, &mut Range, 0, at, 0, false, StoneEffect::None, false);
         Some(&self.range)
-    }
-
-    fn start(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        from: Cell,
-        mode: Mode,
-        out: &mut Options,
-    ) {
-        let Some((side, kind)) = pos.at(from).as_piece() else {
-            return;
-        };
-        self.run_as(rules, pos, from, side, kind, mode, out);
     }
 
     /// Whether the piece on `from` can capture the piece on `target` (stops at the first way).
@@ -383,25 +354,12 @@ impl Machine {
         {
             return false;
         }
-        self.attack_query(rules, pos, from, side, kind, Goal::Cell(target))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn attack_query(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        from: Cell,
-        side: Side,
-        kind: PieceKindId,
-        goal: Goal,
-    ) -> bool {
-        self.goal = goal;
-        self.found = false;
-        let mut unused = Options::default();
-        self.run_as(rules, pos, from, side, kind, Mode::Attack, &mut unused);
-        self.goal = Goal::None;
-        std::mem::take(&mut self.found)
+        let mut attack = Attack {
+            target,
+            found: false,
+        };
+        self.run_as(rules, pos, from, side, kind, &mut attack);
+        attack.found
     }
 
     /// The movement options a piece of `kind` playing for `side` would have on `from`,
@@ -417,47 +375,32 @@ impl Machine {
     ) {
         out.clear();
         out.from = from;
-        self.run_as(rules, pos, from, side, kind, Mode::Moves, out);
+        self.run_as(rules, pos, from, side, kind, &mut Moves(out));
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn run_as(
+    /// Runs the program of the piece of `kind` playing for `side` on `from` that answers
+    /// `sink`'s question, by the quickest way that gives the general interpreter's answer.
+    fn run_as<S: Sink>(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
         from: Cell,
         side: Side,
         kind: PieceKindId,
-        mode: Mode,
-        out: &mut Options,
+        sink: &mut S,
     ) {
         if self.runaway.is_some() {
             return;
         }
-        let piece = &rules.pieces[kind.index()];
-        let prog = match mode {
-            Mode::Moves => &piece.moves,
-            Mode::Range => &piece.range,
-            Mode::Attack => &piece.attacks,
-        };
-        if prog.plain && !self.general_only {
-            match mode {
-                Mode::Moves => {
-                    self.plain_moves(rules, pos, from, side, prog, out);
-                    return;
-                }
-                Mode::Attack => {
-                    self.found = plain_attack(rules, pos, from, side, prog, self.goal);
-                    return;
-                }
-                Mode::Range => {}
-            }
+        let prog = S::program(&rules.pieces[kind.index()]);
+        if prog.plain && !self.general_only && sink.plain(self, rules, pos, from, side, prog) {
+            return;
         }
         // Straight on the position: one leg per path; for a range (nothing is taken on the
         // way), two.
-        let direct = prog.single_leg || (mode == Mode::Range && prog.max_legs <= 2);
+        let direct = prog.single_leg || (S::RANGE && prog.max_legs <= 2);
         if direct && prog.marks == 0 && !self.general_only {
-            self.single_leg(rules, pos, from, side, prog, mode, out);
+            self.single_leg(rules, pos, from, side, prog, sink);
             return;
         }
         self.prepare(pos, from);
@@ -469,13 +412,12 @@ impl Machine {
             regions: &rules.regions,
             collectable: rules.collectable(),
             side,
-            mode,
             origin: from,
             leave_at_once: !rules.turn.captured_leave_at_end,
             revisit: rules.turn.revisit_after_capture,
             home: rules.turn.home_after_capture,
         };
-        self.run(&cx, out, general::At::start(from));
+        self.run(&cx, sink, general::At::start(from));
         if self.work > ORDINARY_RUN {
             self.charge_excess();
         }

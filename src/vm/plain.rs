@@ -1,30 +1,13 @@
 //! Plain programs (see [`Program::plain`]): every leg lands on its own, so their options and
 //! attack answers are read from the position with no interpreter at all.
 
-use super::{Goal, Machine, MoveOption, Options, StoneEffect, landing};
+use super::{Machine, MoveOption, Options, StoneEffect, landing};
 use crate::board::{Cell, NO_CELL, Side};
 use crate::compile::walk::{Cells, Line, Reading, ride, traits};
 use crate::compile::{LegCode, Op, Program};
 use crate::core::PieceKindId;
 use crate::position::{Occupant, Position};
 use crate::rules::Ruleset;
-
-/// An attack query of a plain program (see [`Program::plain`]): whether some landing captures
-/// the goal, the same answer as running it in attack mode.
-#[inline]
-pub(super) fn plain_attack(
-    rules: &Ruleset,
-    pos: &Position,
-    from: Cell,
-    side: Side,
-    prog: &Program,
-    goal: Goal,
-) -> bool {
-    match goal {
-        Goal::Cell(target) => plain_attack_cell(rules, pos, from, side, prog, target),
-        Goal::None => false,
-    }
-}
 
 /// Whether the plain program of a piece of `side` on `from` captures on `target`: what
 /// [`plain_landings`] would find, with each ride walked only along the vector that points at

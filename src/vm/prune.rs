@@ -2,7 +2,8 @@
 //! explored (see [`Machine`]).
 
 use super::general::At;
-use super::{Ctx, Goal, Machine, Mode, Options};
+use super::sink::Sink;
+use super::{Ctx, Machine};
 use crate::board::Cell;
 
 /// How deep a pruning walk may recurse before it gives up (and the state is explored as usual).
@@ -23,19 +24,15 @@ impl Machine {
     /// Whether exploring the state can add nothing (see [`Machine::saturated`]): first asked
     /// of a walk that ignores the visited cells (its answer holds for every later arrival at
     /// the same state, so it is remembered), then of one that respects them.
-    pub(super) fn hopeless(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) -> bool {
+    pub(super) fn hopeless<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, at: At) -> bool {
         let key = self.walk_state(at);
         if self.dead.contains(&key) {
             return true;
         }
-        let results = match cx.mode {
-            Mode::Moves => out.moves.len(),
-            Mode::Range => self.range.len(),
-            Mode::Attack => 0,
-        };
+        let results = sink.results(self);
         if self.open.get(&key) != Some(&results) {
             self.free = true;
-            let dead = self.saturated(cx, out, at);
+            let dead = self.saturated(cx, sink, at);
             self.free = false;
             if dead {
                 self.dead.insert(key);
@@ -43,14 +40,14 @@ impl Machine {
             }
             self.open.insert(key, results);
         }
-        self.saturated(cx, out, at)
+        self.saturated(cx, sink, at)
     }
 
     /// Whether exploring the state (`at`, with the current board and visited cells) can
     /// add nothing: a walk from it that ignores its own revisits (so it reaches every result a
     /// real path could, and maybe more) finds only results already known. Found by running the
     /// program in walking mode, which stops at the first unknown result.
-    pub(super) fn saturated(&mut self, cx: &Ctx<'_>, out: &mut Options, at: At) -> bool {
+    pub(super) fn saturated<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, at: At) -> bool {
         self.walking = true;
         self.walk_depth = 0;
         self.walk_id = self.walk_id.wrapping_add(1);
@@ -58,33 +55,11 @@ impl Machine {
             self.seen.clear();
             self.walk_id = 1;
         }
-        self.run(cx, out, at);
+        self.run(cx, sink, at);
         self.walking = false;
         let budget_spent = self.work > self.limit || self.stopped.is_some();
         let open = self.halt;
         self.halt = budget_spent;
         !open
-    }
-
-    /// Whether a walk's result is already among the options (for a capturing leg, with its
-    /// mark); in attack mode, whether it misses the goal.
-    pub(super) fn known(&mut self, cx: &Ctx<'_>, out: &Options, to: Cell, capleg: bool) -> bool {
-        match cx.mode {
-            Mode::Attack => !self.hits_goal(),
-            Mode::Range => self.stamp[to.index()] == self.epoch,
-            Mode::Moves => {
-                self.sort_caps();
-                self.find(out, to)
-                    .is_some_and(|i| out.moves[i].capturing_leg || !capleg)
-            }
-        }
-    }
-
-    /// Whether the path ending on `to` captures what the attack query looks for.
-    pub(super) fn hits_goal(&self) -> bool {
-        match self.goal {
-            Goal::Cell(c) => self.caps.contains(&c),
-            Goal::None => false,
-        }
     }
 }
