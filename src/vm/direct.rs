@@ -120,7 +120,8 @@ impl Machine {
 
     /// Runs the ops of a program from `pc` on `cur`, after `legs` legs (the last landed on an
     /// occupant if `term`; `fx` and `capleg` are its landing's). For a placement range
-    /// (`S::RANGE`) a path may have two legs; else one.
+    /// (`S::RANGE`) a path may have two legs; else one. (The state is passed as loose values:
+    /// packed into `general::At` it cost Bollwerk 178's perft 2 1.0% more instructions.)
     #[allow(clippy::too_many_arguments)]
     pub(super) fn direct_ops<S: Sink>(
         &mut self,

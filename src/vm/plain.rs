@@ -145,7 +145,7 @@ impl Machine {
     ) {
         self.next_epoch(pos.cells.len());
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
-            self.plain_land(rules, out, l, side, t, occ, l.can_capture());
+            self.plain_land(rules, out, l, side, t, occ);
         });
     }
 
@@ -191,7 +191,6 @@ impl Machine {
     }
 
     /// One landing of a plain program: what `land` and `accept` decide for it.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn plain_land(
         &mut self,
@@ -201,8 +200,8 @@ impl Machine {
         side: Side,
         t: Cell,
         occ: Occupant,
-        capleg: bool,
     ) {
+        let capleg = l.can_capture();
         let Some((captured, fx)) = landing(l, side, occ, rules.collectable()) else {
             return;
         };
