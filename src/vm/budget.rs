@@ -155,6 +155,27 @@ impl Stop {
     }
 }
 
+/// The budget part of a [`Machine`]: the landings of the run, when it next looks at its stop,
+/// its work budget, and the stop it works under.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Work {
+    /// Landings of the run so far.
+    pub(super) landings: u64,
+    /// The landing count at which the run next stops to look: the work budget, or before it
+    /// the next look at its [`Stop`].
+    pub(super) next_look: u64,
+    /// The work budget of the run.
+    pub(super) limit: u64,
+    /// Why the run was stopped from outside, if it was.
+    pub(super) stopped: Option<Halt>,
+    /// The stop and budgets the machine works under (see [`Machine::set_stop`]).
+    pub(super) stop: Option<std::sync::Arc<Stop>>,
+    /// Landings of this run already charged to the command's budget.
+    pub(super) charged: u64,
+    /// Runs of the general interpreter so far (see `STOP_POLL_RUNS` (64)).
+    pub(super) runs: u64,
+}
+
 /// What a machine reads of its stop, if it has one, at a look: why to stop, if it says so,
 /// and the work budget of a run ([`WORK_BUDGET`] without a stop).
 pub(super) fn look_at_stop(stop: Option<&Stop>) -> (Option<Halt>, u64) {
@@ -324,19 +345,23 @@ pub fn repeated_parts(text: &str) -> Vec<String> {
 }
 
 impl Machine {
-    /// Called when the landings pass [`Machine::budget`]: whether the run must end (its work
+    /// Called when the landings pass the next look (`Work::next_look`): whether the run must end (its work
     /// budget spent, or the machine's [`Stop`] says stop); else the next look is set.
     #[cold]
     #[inline(never)]
     pub(super) fn out_of_work(&mut self) -> bool {
-        if self.work > self.limit || self.stopped.is_some() {
+        if self.work.landings > self.work.limit || self.work.stopped.is_some() {
             return true;
         }
         self.charge_excess();
-        if self.stopped.is_some() {
+        if self.work.stopped.is_some() {
             return true;
         }
-        self.budget = self.work.saturating_add(STOP_POLL).min(self.limit);
+        self.work.next_look = self
+            .work
+            .landings
+            .saturating_add(STOP_POLL)
+            .min(self.work.limit);
         false
     }
 
@@ -345,18 +370,18 @@ impl Machine {
     #[cold]
     #[inline(never)]
     pub(super) fn charge_excess(&mut self) {
-        let from = self.charged.max(ORDINARY_RUN);
-        if self.work > from {
-            if let Some(stop) = &self.stop {
-                stop.charge(self.work - from);
-                self.stopped = self.stopped.or(stop.halt());
+        let from = self.work.charged.max(ORDINARY_RUN);
+        if self.work.landings > from {
+            if let Some(stop) = &self.work.stop {
+                stop.charge(self.work.landings - from);
+                self.work.stopped = self.work.stopped.or(stop.halt());
             }
-            self.charged = self.work;
-            if self.stopped.is_some() {
+            self.work.charged = self.work.landings;
+            if self.work.stopped.is_some() {
                 self.halt = true;
             }
-        } else if self.stopped.is_none() {
-            self.stopped = self.stop.as_ref().and_then(|s| s.halt());
+        } else if self.work.stopped.is_none() {
+            self.work.stopped = self.work.stop.as_ref().and_then(|s| s.halt());
         }
     }
 }

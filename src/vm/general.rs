@@ -69,24 +69,24 @@ impl At {
 impl Machine {
     pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
         let n = pos.cells.len();
-        self.work = 0;
-        self.stopped = None;
-        self.charged = 0;
+        self.work.landings = 0;
+        self.work.stopped = None;
+        self.work.charged = 0;
         self.halt = false;
         // Many short runs make long work too: at the first run and every so many runs after
         // it, a look at the stop (and the work budget it sets).
-        self.runs = self.runs.wrapping_add(1);
-        if self.limit == 0 || self.runs.is_multiple_of(STOP_POLL_RUNS) {
-            let (stopped, limit) = look_at_stop(self.stop.as_deref());
-            self.stopped = stopped;
+        self.work.runs = self.work.runs.wrapping_add(1);
+        if self.work.limit == 0 || self.work.runs.is_multiple_of(STOP_POLL_RUNS) {
+            let (stopped, limit) = look_at_stop(self.work.stop.as_deref());
+            self.work.stopped = stopped;
             self.halt = stopped.is_some();
-            self.limit = limit;
+            self.work.limit = limit;
         }
-        self.budget = self.limit.min(STOP_POLL);
-        if !self.dead.is_empty() || !self.open.is_empty() || !self.seen.is_empty() {
-            self.dead.clear();
-            self.open.clear();
-            self.seen.clear();
+        self.work.next_look = self.work.limit.min(STOP_POLL);
+        if !self.walk.dead.is_empty() || !self.walk.open.is_empty() || !self.walk.seen.is_empty() {
+            self.walk.dead.clear();
+            self.walk.open.clear();
+            self.walk.seen.clear();
         }
         self.cells.clear();
         self.cells.extend_from_slice(&pos.cells);
@@ -112,11 +112,11 @@ impl Machine {
             if self.home_open(cx) {
                 return false;
             }
-            if !self.free {
+            if !self.walk.free {
                 return true;
             }
         }
-        if self.free {
+        if self.walk.free {
             !cx.revisit && c == cx.origin
         } else {
             let v = self.visited[c.index()];
@@ -139,10 +139,10 @@ impl Machine {
             fx,
             capleg,
         } = at;
-        if self.walking {
-            let id = self.walk_id;
+        if self.walk.on {
+            let id = self.walk.id;
             let key = self.walk_state(at);
-            if self.seen.insert(key, id) == Some(id) {
+            if self.walk.seen.insert(key, id) == Some(id) {
                 return;
             }
         }
@@ -166,7 +166,7 @@ impl Machine {
                     }
                     return;
                 }
-                Op::Greedy(a, b, m) if !self.walking => {
+                Op::Greedy(a, b, m) if !self.walk.on => {
                     let before = self.marks[m as usize];
                     self.run(cx, sink, at.to(a as usize));
                     if self.stopping(sink) || self.marks[m as usize] != before {
@@ -285,8 +285,8 @@ impl Machine {
         if self.is_visited(cx, t) || self.halt || (!cx.leave_at_once && self.caps.contains(&t)) {
             return;
         }
-        self.work += 1;
-        if self.work > self.budget && self.out_of_work() {
+        self.work.landings += 1;
+        if self.work.landings > self.work.next_look && self.out_of_work() {
             self.halt = true;
             return;
         }
@@ -313,14 +313,14 @@ impl Machine {
         });
         match next {
             None => self.accept(cx, sink, t, fx, capleg),
-            Some(at) if self.walking => {
+            Some(at) if self.walk.on => {
                 // A walk may come back to its own cells; `seen` keeps it finite.
-                if self.walk_depth >= WALK_DEPTH {
+                if self.walk.depth >= WALK_DEPTH {
                     self.halt = true;
                 } else {
-                    self.walk_depth += 1;
+                    self.walk.depth += 1;
                     self.run(cx, sink, at);
-                    self.walk_depth -= 1;
+                    self.walk.depth -= 1;
                 }
             }
             Some(at) => {
@@ -333,8 +333,8 @@ impl Machine {
                 // A skipped state would not pass the marks of maximal repetitions, so their
                 // programs are never pruned (the work budget still bounds them).
                 let prune = cx.prog.marks == 0
-                    && match self.pruning {
-                        Pruning::Auto => self.work > PRUNE_AFTER,
+                    && match self.walk.pruning {
+                        Pruning::Auto => self.work.landings > PRUNE_AFTER,
                         Pruning::Always => true,
                         Pruning::Never => false,
                     };
@@ -366,7 +366,7 @@ impl Machine {
         if to == cx.origin && !self.home_open(cx) {
             return;
         }
-        if self.walking {
+        if self.walk.on {
             if !sink.known(self, to, capleg) {
                 self.halt = true;
             }

@@ -28,8 +28,9 @@ use crate::compile::{CaptureMode, Filter, LegCode, Program};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::{Occupant, Position};
 use crate::rules::{Region, Ruleset};
+use budget::Work;
 use direct::Direct;
-use prune::WalkState;
+use prune::Walk;
 use sink::{Attack, Moves, Range, Sink};
 
 /// What a move does to a stone on its destination.
@@ -144,33 +145,13 @@ pub struct Machine {
     /// Run every program through the general interpreter, plain ones too (to check the plain
     /// fast path against it).
     general_only: bool,
-    work: u64,
-    /// The landing count at which the run next stops to look: the work budget, or before it
-    /// the next look at its [`Stop`].
-    budget: u64,
-    /// The work budget of the run.
-    limit: u64,
-    /// Why the run was stopped from outside, if it was.
-    stopped: Option<Halt>,
-    /// The stop and budgets this machine works under (see [`Machine::set_stop`]).
-    stop: Option<std::sync::Arc<Stop>>,
-    /// Landings of this run already charged to the command's budget.
-    charged: u64,
-    /// Runs of the general interpreter so far (see `STOP_POLL_RUNS` (64)).
-    runs: u64,
-    pruning: Pruning,
-    walking: bool,
-    walk_depth: u32,
+    /// The run's landings and budgets (see `budget`).
+    work: Work,
+    /// Whether the run ends now: its budget is spent, it was stopped, or a walk met an unknown
+    /// result.
     halt: bool,
-    free: bool,
-    /// States a walk reached, with the number of the walk (so nothing needs clearing).
-    seen: rustc_hash::FxHashMap<WalkState, u32>,
-    walk_id: u32,
-    /// States whose free walk found only known results: nothing to explore there, ever again
-    /// in this run (results only grow).
-    dead: rustc_hash::FxHashSet<WalkState>,
-    /// States whose free walk found an unknown result, with the number of results then.
-    open: rustc_hash::FxHashMap<WalkState, usize>,
+    /// The pruning walk's state (see `prune`).
+    walk: Walk,
     runaway: Option<Runaway>,
     cells: Vec<Occupant>,
     /// Per cell: 0 if the path has not passed it, else one more than the number of pieces the
@@ -258,7 +239,10 @@ impl Machine {
     /// A machine with the given pruning policy.
     pub fn with_pruning(pruning: Pruning) -> Machine {
         Machine {
-            pruning,
+            walk: Walk {
+                pruning,
+                ..Walk::default()
+            },
             ..Machine::default()
         }
     }
@@ -266,14 +250,14 @@ impl Machine {
     /// Puts the machine under `stop` (or under none): its long runs look at it, and its work
     /// budget is the stop's (see [`Stop`]). It takes effect from the next run.
     pub fn set_stop(&mut self, stop: Option<std::sync::Arc<Stop>>) {
-        self.stop = stop;
+        self.work.stop = stop;
         // Read the work budget again at the next run.
-        self.limit = 0;
+        self.work.limit = 0;
     }
 
     /// The stop this machine works under, if any.
     pub fn stop(&self) -> Option<&std::sync::Arc<Stop>> {
-        self.stop.as_ref()
+        self.work.stop.as_ref()
     }
 
     /// The pending runaway, if a run exceeded the budget (see [`Machine::take_runaway`]).
@@ -418,18 +402,18 @@ impl Machine {
             home: rules.turn.home_after_capture,
         };
         self.run(&cx, sink, general::At::start(from));
-        if self.work > ORDINARY_RUN {
+        if self.work.landings > ORDINARY_RUN {
             self.charge_excess();
         }
         if self.halt && self.runaway.is_none() {
             // Only the budget or a stop leaves `halt` set after a run.
-            let halt = self.stopped.unwrap_or(Halt::Budget);
+            let halt = self.work.stopped.unwrap_or(Halt::Budget);
             self.runaway = Some(Runaway {
                 kind,
                 side,
                 cell: from,
                 halt,
-                limit: budget::limit_of(halt, self.limit, self.stop.as_deref()),
+                limit: budget::limit_of(halt, self.work.limit, self.work.stop.as_deref()),
             });
         }
         self.halt = false;

@@ -3,7 +3,7 @@
 
 use super::general::At;
 use super::sink::Sink;
-use super::{Ctx, Machine};
+use super::{Ctx, Machine, Pruning};
 use crate::board::Cell;
 
 /// How deep a pruning walk may recurse before it gives up (and the state is explored as usual).
@@ -11,6 +11,28 @@ pub(super) const WALK_DEPTH: u32 = 2_000;
 
 /// A state of a pruning walk: where the run stands ([`At`]) and the sorted captured cells.
 pub(super) type WalkState = (At, Vec<Cell>);
+
+/// The pruning walk's part of a [`Machine`]: when it prunes, whether a walk is going on and
+/// how deep, and what the walks of this run found per state.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Walk {
+    pub(super) pruning: Pruning,
+    /// A walk is going on (the run explores a superset of the paths, stopping at the first
+    /// unknown result).
+    pub(super) on: bool,
+    pub(super) depth: u32,
+    /// The walk ignores the visited cells (see [`Machine::hopeless`]).
+    pub(super) free: bool,
+    /// States a walk reached, with the number of the walk (so nothing needs clearing).
+    pub(super) seen: rustc_hash::FxHashMap<WalkState, u32>,
+    /// The number of the current walk.
+    pub(super) id: u32,
+    /// States whose free walk found only known results: nothing to explore there, ever again
+    /// in this run (results only grow).
+    pub(super) dead: rustc_hash::FxHashSet<WalkState>,
+    /// States whose free walk found an unknown result, with the number of results then.
+    pub(super) open: rustc_hash::FxHashMap<WalkState, usize>,
+}
 
 impl Machine {
     /// The state a walk is keyed by: the op, the cell, the flags and the captured cells
@@ -26,19 +48,19 @@ impl Machine {
     /// the same state, so it is remembered), then of one that respects them.
     pub(super) fn hopeless<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, at: At) -> bool {
         let key = self.walk_state(at);
-        if self.dead.contains(&key) {
+        if self.walk.dead.contains(&key) {
             return true;
         }
         let results = sink.results(self);
-        if self.open.get(&key) != Some(&results) {
-            self.free = true;
+        if self.walk.open.get(&key) != Some(&results) {
+            self.walk.free = true;
             let dead = self.saturated(cx, sink, at);
-            self.free = false;
+            self.walk.free = false;
             if dead {
-                self.dead.insert(key);
+                self.walk.dead.insert(key);
                 return true;
             }
-            self.open.insert(key, results);
+            self.walk.open.insert(key, results);
         }
         self.saturated(cx, sink, at)
     }
@@ -48,16 +70,16 @@ impl Machine {
     /// real path could, and maybe more) finds only results already known. Found by running the
     /// program in walking mode, which stops at the first unknown result.
     pub(super) fn saturated<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, at: At) -> bool {
-        self.walking = true;
-        self.walk_depth = 0;
-        self.walk_id = self.walk_id.wrapping_add(1);
-        if self.walk_id == 0 {
-            self.seen.clear();
-            self.walk_id = 1;
+        self.walk.on = true;
+        self.walk.depth = 0;
+        self.walk.id = self.walk.id.wrapping_add(1);
+        if self.walk.id == 0 {
+            self.walk.seen.clear();
+            self.walk.id = 1;
         }
         self.run(cx, sink, at);
-        self.walking = false;
-        let budget_spent = self.work > self.limit || self.stopped.is_some();
+        self.walk.on = false;
+        let budget_spent = self.work.landings > self.work.limit || self.work.stopped.is_some();
         let open = self.halt;
         self.halt = budget_spent;
         !open
