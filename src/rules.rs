@@ -760,6 +760,9 @@ pub struct Derived {
     /// The movement programs as cell sets, where the board has at most 128 cells and holds
     /// only pieces (no stones, no neutral pieces); set by the loader.
     bit_moves: Option<crate::compile::bits::BitMoves>,
+    /// The placement range programs as cell sets, where the game has stones and the board at
+    /// most 256 cells; set by the loader.
+    bit_ranges: Option<crate::compile::ranges::BitRanges>,
     /// Cells where each side (outer) may place each stone kind (inner) by the placement
     /// rules, filled by the loader from `placement`.
     allowed: Vec<CellSet>,
@@ -819,6 +822,13 @@ impl Ruleset {
     #[inline]
     pub fn bit_moves(&self) -> Option<&crate::compile::bits::BitMoves> {
         self.derived.bit_moves.as_ref()
+    }
+
+    /// The placement range programs as cell sets, where the game has stones and the board at
+    /// most 256 cells; set by the loader.
+    #[inline]
+    pub fn bit_ranges(&self) -> Option<&crate::compile::ranges::BitRanges> {
+        self.derived.bit_ranges.as_ref()
     }
 
     /// Cells where each side (outer) may place each stone kind (inner) by the placement
@@ -1086,6 +1096,15 @@ impl Ruleset {
             )
         } else {
             None
+        };
+        self.derived.bit_ranges = if self.stones.is_empty() {
+            None
+        } else {
+            crate::compile::ranges::BitRanges::new(
+                links,
+                topo.len(),
+                pieces.iter().map(|p| &p.range),
+            )
         };
         self.derived.zobrist = crate::compile::zobrist::Zobrist::new(
             topo.len(),

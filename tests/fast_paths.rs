@@ -19,11 +19,12 @@
 use std::collections::BTreeSet;
 
 use bulwark::compile::bits::bit;
+use bulwark::compile::ranges::RangeBoard;
 use bulwark::core::PieceKindId;
 use bulwark::core::StoneKindId;
 use bulwark::play::Game;
 use bulwark::vm::{Machine, Options};
-use bulwark::{BUNDLED, Occupant, Position, Ruleset, Side, Turn, text};
+use bulwark::{BUNDLED, Cell, Occupant, Position, Ruleset, Side, Turn, text};
 use proptest::prelude::*;
 
 fn rules(name: &str) -> &'static Ruleset {
@@ -130,6 +131,40 @@ fn same_options(r: &Ruleset, pos: &Position) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
+        // Placement ranges in cell sets (`compile::ranges`): the general interpreter's range
+        // of the piece where it stands, and, for a sample of cells it could have come from
+        // (read as empty), its range on the board with that cell emptied.
+        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece())
+            && let Some(p) = table.program(kind.index(), side)
+        {
+            let mut board = RangeBoard::default();
+            board.fill(table, &pos.cells, side);
+            let names = |cells: Vec<Cell>| -> Vec<String> {
+                let mut v: Vec<String> = cells.iter().map(|&d| r.topo.name(d).clone()).collect();
+                v.sort();
+                v
+            };
+            for v in r.topo.cells() {
+                if v != c && v.index() % 5 != c.index() % 5 {
+                    continue;
+                }
+                let got = table.range(p, &r.links, &board, c, v, |g| {
+                    r.regions[g.index()].cells[side].contains(c)
+                });
+                let mut after = pos.clone();
+                after.cells[v.index()] = Occupant::EMPTY;
+                after.cells[c.index()] = pos.at(c);
+                let want = general.range(r, &after, c).to_vec();
+                assert_eq!(
+                    names(got.cells().collect()),
+                    names(want),
+                    "{}: the range in cell sets of the piece on {}, come from {}",
+                    text::write_position(r, pos),
+                    r.topo.name(c),
+                    r.topo.name(v)
+                );
+            }
+        }
         // Attack queries: the same answer for every target (plain attack programs too).
         for t in r.topo.cells() {
             assert_eq!(
@@ -639,4 +674,28 @@ fn an_own_piece_behind_an_enemy_screen_is_pinned_by_a_hopper() {
         ["e1-f1", "e1-d1", "e5-e6", "e5-e7", "e5xe8", "e5-e4"],
         "the rook's moves along rank 5 would open the Cannon's line"
     );
+}
+
+/// Placement ranges in cell sets (`compile::ranges`) on Bollwerk 178's 178 cells, with its
+/// stones: every range program of one leg per alternative has a form (lame leaps checked
+/// path by path, rides to the first cell they may not pass, jumps, hops); the Spy's two-leg
+/// range is left to the VM, and a game without stones has no table.
+#[test]
+fn placement_ranges_take_the_cell_set_form_of_wide_boards() {
+    let r = rules("bollwerk178");
+    let table = r.bit_ranges().expect("178 cells with stones");
+    let forms = |id: &str| {
+        let k = r.pieces.iter().position(|p| p.id == id).unwrap();
+        table
+            .program(k, Side::White)
+            .map(bulwark::compile::ranges::RangeProgram::forms)
+    };
+    assert_eq!(forms("queen"), Some(vec!["rays"]));
+    assert_eq!(forms("knight"), Some(vec!["lame"]));
+    assert_eq!(forms("kings-knight"), Some(vec!["lame", "leaps"]));
+    assert_eq!(forms("gold-runner"), Some(vec!["rays", "leaps"]));
+    assert_eq!(forms("cannon"), Some(vec!["rays", "hop"]));
+    assert_eq!(forms("guard"), Some(vec!["leaps", "walk", "jump", "jump"]));
+    assert_eq!(forms("spy"), None);
+    assert!(rules("chess").bit_ranges().is_none());
 }

@@ -12,7 +12,9 @@
 )]
 
 pub mod bits;
+pub mod ranges;
 pub mod walk;
+pub mod wide;
 pub mod zobrist;
 
 use std::fmt::Write as _;

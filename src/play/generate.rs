@@ -3,7 +3,9 @@
 
 use crate::board::Cell;
 use crate::compile::bits;
+use crate::compile::ranges::RangeBoard;
 use crate::compile::walk::{Attack, traits};
+use crate::compile::wide::Wide;
 use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, StoneKindId};
 use crate::position::Position;
@@ -78,6 +80,17 @@ struct Core {
     /// when first needed (`weighed`).
     weights: Vec<u8>,
     weighed: bool,
+    /// The weights as cell sets, for ranges counted in cell sets (see [`Core::count_in_sets`]):
+    /// bit `k` of each cell's weight in set `k`, the cells whose weight is [`WEIGH`], and the
+    /// position as the range programs' filters read it. Filled with `weights`.
+    planes: Vec<Wide>,
+    ask: Wide,
+    range_board: RangeBoard,
+    /// Per piece kind and cell (`kind * cells + cell`), the single stones a piece of the
+    /// kind may place on a cell of `ask`, once asked ([`WEIGH`]: not yet).
+    asked: Vec<u8>,
+    /// `planes`, `ask`, `range_board` and `asked` hold this generation's position.
+    planed: bool,
     /// Moves of a plain piece to be played out (not counted as quiet): destination, whether
     /// it captures there, what it does to a stone there.
     loud: Vec<(Cell, bool, StoneEffect)>,
@@ -260,6 +273,7 @@ impl Core {
                 .all(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
         );
         self.weighed = false;
+        self.planed = false;
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
@@ -705,6 +719,9 @@ impl Core {
             return None;
         }
         let side = pos.side;
+        if let Some(n) = self.count_in_sets(rules, pos, vacated, at, now) {
+            return Some(n);
+        }
         let range = self
             .vm
             .range_after_move(rules, pos, vacated, at, side, now)?;
@@ -733,6 +750,100 @@ impl Core {
         }
         self.range.clear();
         self.range.extend_from_slice(range);
+        Some(self.count_actions(rules, pos, now, moved.then_some(vacated)))
+    }
+
+    /// [`Core::count_unplayed`] with the placement range found in cell sets
+    /// ([`crate::compile::ranges`]), where the range program has that form: a piece that
+    /// places one stone counts the range's cells by weight (a popcount per bit of the
+    /// weights); others count over the range's cells as listed. `None` when the program has
+    /// no such form (or the machine must use the general interpreter).
+    fn count_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        vacated: Cell,
+        at: Cell,
+        now: PieceKindId,
+    ) -> Option<usize> {
+        let side = pos.side;
+        let table = rules.bit_ranges()?;
+        let prog = table.program(now.index(), side)?;
+        if !self.vm.plain_allowed() {
+            return None;
+        }
+        if !self.planed {
+            if !self.weighed {
+                weigh(rules, pos, &mut self.weights);
+                self.weighed = true;
+            }
+            self.planes.clear();
+            self.ask = Wide::EMPTY;
+            for (i, &w) in self.weights.iter().enumerate() {
+                let c = Cell::new(i);
+                if w == WEIGH {
+                    self.ask.insert(c);
+                    continue;
+                }
+                let bits = (u8::BITS - w.leading_zeros()) as usize;
+                if self.planes.len() < bits {
+                    self.planes.resize(bits, Wide::EMPTY);
+                }
+                for (k, plane) in self.planes.iter_mut().enumerate() {
+                    if w >> k & 1 != 0 {
+                        plane.insert(c);
+                    }
+                }
+            }
+            self.range_board.fill(table, &pos.cells, side);
+            self.asked.clear();
+            self.asked
+                .resize(rules.pieces.len() * pos.cells.len(), WEIGH);
+            self.planed = true;
+        }
+        let mut range = table.range(prog, &rules.links, &self.range_board, at, vacated, |g| {
+            rules.regions[g.index()].cells[side].contains(at)
+        });
+        let moved = vacated != at;
+        let piece = &rules.pieces[now.index()];
+        if piece.stones_per_turn == 1 && piece.removes.is_empty() {
+            // One stone: the sum of the weights over the range, the cell just left weighed as
+            // empty.
+            let mut n = 0usize;
+            let ask = |c: Cell, n: &mut usize| {
+                placements(rules, pos, side, now, c, |_, _| *n += 1);
+            };
+            if moved && range.has(vacated) {
+                range.remove(vacated);
+                match empty_weight(rules, pos, vacated, in_supply(pos)) {
+                    WEIGH => ask(vacated, &mut n),
+                    w => n += usize::from(w),
+                }
+            }
+            for (k, &plane) in self.planes.iter().enumerate() {
+                n += ((range & plane).len() as usize) << k;
+            }
+            let base = now.index() * pos.cells.len();
+            for c in (range & self.ask).cells() {
+                let known = &mut self.asked[base + c.index()];
+                if *known == WEIGH {
+                    let mut m = 0;
+                    ask(c, &mut m);
+                    // More than 254 single stones on one cell: asked each time.
+                    match u8::try_from(m) {
+                        Ok(w) if w != WEIGH => *known = w,
+                        _ => {
+                            n += m;
+                            continue;
+                        }
+                    }
+                }
+                n += usize::from(*known);
+            }
+            return Some(n);
+        }
+        self.range.clear();
+        self.range.extend(range.cells());
         Some(self.count_actions(rules, pos, now, moved.then_some(vacated)))
     }
 

@@ -1,0 +1,652 @@
+//! Placement ranges as cell sets ([`Wide`], up to 256 cells: Bollwerk 178's board fits), on
+//! boards with stones and neutral pieces: a range program whose every top-level alternative is
+//! one leg (`emit`, see [`Program`]) has a form here, read with a few mask operations per leg
+//! instead of a walk per vector. The generator counts a movement's stone actions from it (a
+//! popcount per weight instead of a loop over the range's cells).
+//! [`crate::vm::Machine::range`] stays the reference.
+//!
+//! What stands on a cell enters as masks of the cells each filter the legs read admits
+//! ([`RangeBoard`], filled once per position and side to move); the cell a piece has just
+//! left and the cell it stands on read as empty, as in the straight reading.
+
+use super::walk::{Passing, Reading, traits};
+use super::wide::{WIDE_CELLS, Wide};
+use super::{Filter, LegCode, Op, Program};
+use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::core::filter::{EMPTY_BIT, HOLE_BIT};
+use crate::core::{BySide, RegionId};
+use crate::position::Occupant;
+
+/// Index of a filter in [`BitRanges`]'s list (the empty cells are filter 0).
+type FilterId = u8;
+
+/// A lame leap's target from one cell, with its alternative paths.
+#[derive(Debug, Clone)]
+struct LameTarget {
+    to: Cell,
+    /// Its paths in `paths` (`first..first + count`); none at all: a free leap.
+    first: u32,
+    count: u32,
+    /// The leap has a list of alternatives (possibly empty: never possible).
+    checked: bool,
+}
+
+/// One path of cells between, as a set of the board's cells and the filter they must pass.
+#[derive(Debug, Clone)]
+struct LamePath {
+    cells: Wide,
+    filter: FilterId,
+    /// A cell of the path is off the board and the filter does not admit the edge.
+    never: bool,
+}
+
+/// How a leg's range cells are found.
+#[derive(Debug, Clone)]
+enum Form {
+    /// Steps and free leaps (or a ride of one cell): its cells from each cell.
+    Leaps(Vec<Wide>),
+    /// Leaps along paths that must hold what they may pass.
+    Lame {
+        /// Per cell: its targets in `targets` (`start[c]..start[c + 1]`).
+        start: Vec<u32>,
+        targets: Vec<LameTarget>,
+        paths: Vec<LamePath>,
+        /// When every path has one filter: per cell, the cells of all its paths and the
+        /// targets of its possible leaps (when none of those cells is closed, all of them).
+        one: Option<(FilterId, Vec<Wide>, Vec<Wide>)>,
+    },
+    /// A ride as far as the board goes along vectors whose cell indices grow (or fall) along
+    /// them: to the first cell it may not pass, that one included.
+    Rays {
+        vs: Vec<(u16, bool)>,
+        pass: FilterId,
+    },
+    /// Any other ride, cell by cell.
+    Walk {
+        vs: Vec<u16>,
+        min: u32,
+        max: u32,
+        pass: FilterId,
+    },
+    /// Jumps: per cell, its (jumped, landing) pairs in `pairs` (`start[c]..start[c + 1]`).
+    Jump {
+        start: Vec<u32>,
+        pairs: Vec<(Cell, Cell)>,
+        pass: FilterId,
+    },
+    /// Hops: along each vector to the first screen, then the run beyond it.
+    Hop {
+        vs: Vec<u16>,
+        min: u32,
+        max: u32,
+        pass: FilterId,
+        screen: FilterId,
+        /// The cells before the screen may be empty.
+        pass_empty: bool,
+    },
+}
+
+/// What a leg's form depends on, for one side.
+#[derive(Debug, PartialEq)]
+struct LegKey {
+    kind: crate::dsl::LegKind,
+    vecs: Vec<u16>,
+    paths: Vec<Vec<super::PathCode>>,
+    min: u32,
+    max: u32,
+    pass: Filter,
+    screen: Filter,
+}
+
+impl LegKey {
+    fn of(l: &LegCode, side: Side) -> LegKey {
+        LegKey {
+            kind: l.kind,
+            vecs: l.vecs[side].clone(),
+            paths: l.paths[side].clone(),
+            min: l.min,
+            max: l.max,
+            pass: l.pass,
+            screen: l.screen,
+        }
+    }
+}
+
+/// One top-level alternative of a range program.
+#[derive(Debug, Clone)]
+struct RangeLeg {
+    /// Only from the piece's cells of this region.
+    from: Option<RegionId>,
+    form: Form,
+}
+
+/// A range program in cell sets, for one side.
+#[derive(Debug, Clone)]
+pub struct RangeProgram {
+    legs: Vec<RangeLeg>,
+}
+
+impl RangeProgram {
+    /// How each leg's cells are found, in program order (`"leaps"`, `"lame"`, `"rays"`,
+    /// `"walk"`, `"jump"`, `"hop"`). For tests and listings.
+    pub fn forms(&self) -> Vec<&'static str> {
+        self.legs
+            .iter()
+            .map(|l| match l.form {
+                Form::Leaps(_) => "leaps",
+                Form::Lame { .. } => "lame",
+                Form::Rays { .. } => "rays",
+                Form::Walk { .. } => "walk",
+                Form::Jump { .. } => "jump",
+                Form::Hop { .. } => "hop",
+            })
+            .collect()
+    }
+}
+
+/// The cell-set form of every piece kind's placement range, where the board has at most 256
+/// cells and the program allows one.
+#[derive(Debug, Clone, Default)]
+pub struct BitRanges {
+    cells: usize,
+    /// Per vector id and cell (`v * cells + c`): the cells along the vector from the cell, as
+    /// far as the board goes (filled for the vectors of rides read as rays).
+    rays: Vec<Wide>,
+    /// Per vector id, once its rays are filled (`filled`): whether the cells' indices grow
+    /// along it (`Some(true)`), fall (`Some(false)`), or neither (`None`: no rays).
+    grows: Vec<Option<bool>>,
+    filled: Vec<bool>,
+    /// The filters the legs read (the first admits only empty cells), with whether each
+    /// admits an empty cell.
+    filters: Vec<(Filter, bool)>,
+    /// Per piece kind, per side.
+    progs: Vec<Option<BySide<RangeProgram>>>,
+}
+
+/// The cells each filter of a [`BitRanges`] admits in one position, for one side to move.
+#[derive(Debug, Clone, Default)]
+pub struct RangeBoard {
+    ok: Vec<Wide>,
+    /// Scratch: the cells of each filter bit (see [`Occupant::bit_for`]), empty between fills.
+    by_bit: Vec<Wide>,
+}
+
+impl RangeBoard {
+    /// Reads `cells` as `side` sees them, for the filters of `ranges`: the cells of each
+    /// occupant's filter bit first, then each filter's cells as the union of its bits' cells.
+    pub fn fill(&mut self, ranges: &BitRanges, cells: &[Occupant], side: Side) {
+        self.by_bit.resize(128, Wide::EMPTY);
+        let mut present = 0u128;
+        for (i, o) in cells.iter().enumerate() {
+            let b = o.bit_for(side) as usize;
+            present |= 1u128 << b;
+            self.by_bit[b].0[i >> 6] |= 1u64 << (i & 63);
+        }
+        self.ok.clear();
+        for (f, _) in &ranges.filters {
+            let mut bits = f.0 & present;
+            let mut set = Wide::EMPTY;
+            while bits != 0 {
+                set |= self.by_bit[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            self.ok.push(set);
+        }
+        while present != 0 {
+            self.by_bit[present.trailing_zeros() as usize] = Wide::EMPTY;
+            present &= present - 1;
+        }
+    }
+}
+
+impl BitRanges {
+    /// The table for these placement range programs (in kind order), or `None` when the board
+    /// has more than [`WIDE_CELLS`] cells.
+    pub fn new<'a>(
+        links: &LinkTable,
+        cells: usize,
+        progs: impl Iterator<Item = &'a Program>,
+    ) -> Option<BitRanges> {
+        if cells > WIDE_CELLS {
+            return None;
+        }
+        let nv = links.vector_count();
+        let mut table = BitRanges {
+            cells,
+            rays: vec![Wide::EMPTY; nv * cells],
+            grows: vec![None; nv],
+            filled: vec![false; nv],
+            filters: vec![(Filter::EMPTY, true)],
+            progs: Vec::new(),
+        };
+        // Legs that several kinds share (a knight's leap in four of them) are built once.
+        let mut built: Vec<(LegKey, Form)> = Vec::new();
+        let progs: Vec<_> = progs
+            .map(|p| {
+                let mut side = |s: Side, t: &mut BitRanges| -> Option<RangeProgram> {
+                    let mut legs = Vec::new();
+                    for op in &p.ops {
+                        let (l, from) = match *op {
+                            Op::Emit(l) => (l, None),
+                            Op::EmitFrom(l, r) => (l, Some(r)),
+                            Op::End => break,
+                            _ => return None,
+                        };
+                        let leg = &p.legs[usize::from(l)];
+                        let key = LegKey::of(leg, s);
+                        let form = match built.iter().find(|(k, _)| *k == key) {
+                            Some((_, f)) => f.clone(),
+                            None => {
+                                let f = t.form(leg, s, links)?;
+                                built.push((key, f.clone()));
+                                f
+                            }
+                        };
+                        legs.push(RangeLeg { from, form });
+                    }
+                    Some(RangeProgram { legs })
+                };
+                let white = side(Side::White, &mut table)?;
+                let black = side(Side::Black, &mut table)?;
+                Some(BySide::new(white, black))
+            })
+            .collect();
+        table.progs = progs;
+        // Filter ids are bytes.
+        (table.filters.len() <= 256).then_some(table)
+    }
+
+    /// Whether cell indices grow (`Some(true)`) or fall along vector `v` from every cell;
+    /// `None` when neither (or the vector is virtual). Fills its rays the first time.
+    fn ray_direction(&mut self, links: &LinkTable, v: u16) -> Option<bool> {
+        if self.filled[usize::from(v)] {
+            return self.grows[usize::from(v)];
+        }
+        let cells = self.cells;
+        let (mut up, mut down) = (true, true);
+        if links.is_virtual(v) {
+            (up, down) = (false, false);
+        } else {
+            for c in 0..cells {
+                let start = Cell::new(c);
+                let (mut at, mut set) = (start, Wide::EMPTY);
+                loop {
+                    let next = links.link(v, at);
+                    if next == NO_CELL || next == start || set.has(next) {
+                        break;
+                    }
+                    if next.index() > at.index() {
+                        down = false;
+                    } else {
+                        up = false;
+                    }
+                    set.insert(next);
+                    at = next;
+                }
+                self.rays[usize::from(v) * cells + c] = set;
+            }
+        }
+        let g = match (up, down) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        };
+        self.grows[usize::from(v)] = g;
+        self.filled[usize::from(v)] = true;
+        g
+    }
+
+    /// The id of a filter the legs read, added if new.
+    fn filter(&mut self, f: Filter) -> FilterId {
+        let i = match self.filters.iter().position(|&(g, _)| g == f) {
+            Some(i) => i,
+            None => {
+                self.filters.push((f, f.has(EMPTY_BIT)));
+                self.filters.len() - 1
+            }
+        };
+        // More than 256 filters: the table is dropped by `new`.
+        FilterId::try_from(i).unwrap_or(FilterId::MAX)
+    }
+
+    /// The form of one leg for `side`, or `None` when it has none here.
+    fn form(&mut self, l: &LegCode, side: Side, links: &LinkTable) -> Option<Form> {
+        let cells = self.cells;
+        let vecs = &l.vecs[side];
+        let leaps = || -> Vec<Wide> {
+            (0..cells)
+                .map(|c| {
+                    let from = Cell::new(c);
+                    vecs.iter()
+                        .map(|&v| links.link(v, from))
+                        .filter(|&t| t != NO_CELL && t != from)
+                        .fold(Wide::EMPTY, |m, t| m | Wide::of(t))
+                })
+                .collect()
+        };
+        let per_cell = |pairs: &mut dyn FnMut(Cell)| {
+            for c in 0..cells {
+                pairs(Cell::new(c));
+            }
+        };
+        // The leg kind's row says how it reads the board (see `walk::traits`).
+        let t = traits(l.kind);
+        Some(match (t.reading, t.passing, t.screen) {
+            (Reading::Once, _, _) if l.paths[side].is_empty() => Form::Leaps(leaps()),
+            (Reading::Once, _, _) => self.lame(l, side, links),
+            (Reading::Ride, _, _) => {
+                let pass = self.filter(l.pass);
+                let dirs: Option<Vec<(u16, bool)>> = if l.min <= 1 && l.max as usize >= cells {
+                    vecs.iter()
+                        .map(|&v| Some((v, self.ray_direction(links, v)?)))
+                        .collect()
+                } else {
+                    None
+                };
+                if l.min <= 1 && l.max == 1 {
+                    Form::Leaps(leaps())
+                } else if let Some(vs) = dirs {
+                    Form::Rays { vs, pass }
+                } else {
+                    Form::Walk {
+                        vs: vecs.clone(),
+                        min: l.min,
+                        max: l.max,
+                        pass,
+                    }
+                }
+            }
+            (Reading::General, Passing::Jumped, false) => {
+                let pass = self.filter(l.pass);
+                let (mut start, mut pairs) = (Vec::new(), Vec::new());
+                per_cell(&mut |from| {
+                    start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
+                    for &v in vecs {
+                        let over = links.link(v, from);
+                        if over == NO_CELL {
+                            continue;
+                        }
+                        let to = links.link(v, over);
+                        if to != NO_CELL && to != from {
+                            pairs.push((over, to));
+                        }
+                    }
+                });
+                start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
+                Form::Jump { start, pairs, pass }
+            }
+            (Reading::General, Passing::Line, true) => Form::Hop {
+                vs: vecs.clone(),
+                min: l.min,
+                max: l.max,
+                pass: self.filter(l.pass),
+                screen: self.filter(l.screen),
+                pass_empty: l.pass.has(EMPTY_BIT),
+            },
+            (Reading::General, _, _) => return None,
+        })
+    }
+
+    /// The form of a lame leap (a step or leap with paths) for `side`.
+    fn lame(&mut self, l: &LegCode, side: Side, links: &LinkTable) -> Form {
+        let cells = self.cells;
+        let vecs = &l.vecs[side];
+        let per_cell = |pairs: &mut dyn FnMut(Cell)| {
+            for c in 0..cells {
+                pairs(Cell::new(c));
+            }
+        };
+        let alts_of = &l.paths[side];
+        let alts = alts_of.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let mut start = Vec::with_capacity(cells + 1);
+        let mut targets = Vec::with_capacity(cells * vecs.len());
+        let mut paths = Vec::with_capacity(cells * vecs.len() * alts);
+        let mut filters = Vec::new();
+        let mut ids = Vec::new();
+        for alts in alts_of {
+            for p in alts {
+                filters.push(p.filter);
+            }
+        }
+        for f in filters {
+            ids.push((f, self.filter(f)));
+        }
+        let id_of = |f: Filter| ids.iter().find(|(g, _)| *g == f).map(|&(_, i)| i);
+        let mut near = Vec::with_capacity(cells);
+        let mut all = Vec::with_capacity(cells);
+        per_cell(&mut |from| {
+            start.push(u32::try_from(targets.len()).unwrap_or(u32::MAX));
+            let (mut n, mut a) = (Wide::EMPTY, Wide::EMPTY);
+            for (i, &v) in vecs.iter().enumerate() {
+                let to = links.link(v, from);
+                if to == NO_CELL || to == from {
+                    continue;
+                }
+                let first = u32::try_from(paths.len()).unwrap_or(u32::MAX);
+                let checked = i < alts_of.len();
+                let mut possible = !checked;
+                if let Some(alts) = alts_of.get(i) {
+                    for p in alts {
+                        let mut set = Wide::EMPTY;
+                        let mut never = false;
+                        for &pv in &p.cells {
+                            let c = links.link(pv, from);
+                            if c == NO_CELL {
+                                never |= !p.filter.has(HOLE_BIT);
+                            } else {
+                                set.insert(c);
+                            }
+                        }
+                        n |= set;
+                        possible |= !never;
+                        paths.push(LamePath {
+                            cells: set,
+                            filter: id_of(p.filter).unwrap_or(0),
+                            never,
+                        });
+                    }
+                }
+                if possible {
+                    a.insert(to);
+                }
+                let count = u32::try_from(paths.len()).unwrap_or(u32::MAX) - first;
+                targets.push(LameTarget {
+                    to,
+                    first,
+                    count,
+                    checked,
+                });
+            }
+            near.push(n);
+            all.push(a);
+        });
+        start.push(u32::try_from(targets.len()).unwrap_or(u32::MAX));
+        let first = paths.first().map(|p: &LamePath| p.filter);
+        let one = first
+            .filter(|&f| paths.iter().all(|p| p.filter == f))
+            .map(|f| (f, near, all));
+        Form::Lame {
+            start,
+            targets,
+            paths,
+            one,
+        }
+    }
+
+    /// The cell-set form of a kind's placement range for `side`, if it has one.
+    #[inline]
+    pub fn program(&self, kind: usize, side: Side) -> Option<&RangeProgram> {
+        self.progs.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// The placement range of a piece of `side` with program `prog` standing on `at`, having
+    /// come from `vacated` (`vacated == at`: it has not moved): `board` is the position as it
+    /// stands, read with both cells empty; `in_region` tells whether `at` is in the piece's
+    /// region (for `emit … from`). The same cells as [`crate::vm::Machine::range`] gives on
+    /// the position with the move played.
+    pub fn range(
+        &self,
+        prog: &RangeProgram,
+        links: &LinkTable,
+        board: &RangeBoard,
+        at: Cell,
+        vacated: Cell,
+        in_region: impl Fn(RegionId) -> bool,
+    ) -> Wide {
+        let vac = Wide::of(at) | Wide::of(vacated);
+        // The cells filter `f` admits, with the two cells read as empty.
+        let ok = |f: FilterId| -> Wide {
+            let base = board.ok[usize::from(f)].without(vac);
+            if self.filters[usize::from(f)].1 {
+                base | vac
+            } else {
+                base
+            }
+        };
+        let mut out = Wide::EMPTY;
+        for l in &prog.legs {
+            if l.from.is_some_and(|r| !in_region(r)) {
+                continue;
+            }
+            match &l.form {
+                Form::Leaps(sets) => out |= sets[at.index()],
+                Form::Lame {
+                    start,
+                    targets,
+                    paths,
+                    one,
+                } => {
+                    if let Some((f, near, all)) = one
+                        && near[at.index()].without(ok(*f)).is_empty()
+                    {
+                        out |= all[at.index()];
+                        continue;
+                    }
+                    let range = start[at.index()] as usize..start[at.index() + 1] as usize;
+                    for t in &targets[range] {
+                        let ps = &paths[t.first as usize..(t.first + t.count) as usize];
+                        if !t.checked
+                            || ps
+                                .iter()
+                                .any(|p| !p.never && p.cells.without(ok(p.filter)).is_empty())
+                        {
+                            out.insert(t.to);
+                        }
+                    }
+                }
+                Form::Rays { vs, pass } => {
+                    let stops = !ok(*pass);
+                    for &(v, grows) in vs {
+                        let base = usize::from(v) * self.cells;
+                        let mut ray = self.rays[base + at.index()];
+                        let block = ray & stops;
+                        if !block.is_empty() {
+                            let first = if grows {
+                                block.lowest()
+                            } else {
+                                block.highest()
+                            };
+                            ray = ray.without(self.rays[base + first]);
+                        }
+                        out |= ray;
+                    }
+                }
+                Form::Walk { vs, min, max, pass } => {
+                    let pass = ok(*pass);
+                    for &v in vs {
+                        walk(links, v, at, at, *min, *max, pass, &mut out);
+                    }
+                }
+                Form::Jump { start, pairs, pass } => {
+                    let pass = ok(*pass);
+                    let range = start[at.index()] as usize..start[at.index() + 1] as usize;
+                    for &(over, to) in &pairs[range] {
+                        if pass.has(over) {
+                            out.insert(to);
+                        }
+                    }
+                }
+                Form::Hop {
+                    vs,
+                    min,
+                    max,
+                    pass,
+                    screen,
+                    pass_empty,
+                } => {
+                    let (pass, screen, empty) = (ok(*pass), ok(*screen), ok(0));
+                    for &v in vs {
+                        if let Some(s) = hop_screen(links, v, at, pass, screen, empty, *pass_empty)
+                        {
+                            walk(links, v, s, at, *min, *max, empty, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out.without(Wide::of(at))
+    }
+}
+
+/// A hop's screen along `v` from `at`: the first cell of `screen` past the cells of `pass`
+/// (and empty cells, if `pass_empty`), or `None`.
+#[inline]
+fn hop_screen(
+    links: &LinkTable,
+    v: u16,
+    at: Cell,
+    pass: Wide,
+    screen: Wide,
+    empty: Wide,
+    pass_empty: bool,
+) -> Option<Cell> {
+    let mut c = at;
+    loop {
+        c = links.link(v, c);
+        if c == NO_CELL {
+            return None;
+        }
+        if empty.has(c) {
+            if !pass_empty {
+                return None;
+            }
+        } else if screen.has(c) {
+            return Some(c);
+        } else if !pass.has(c) {
+            return None;
+        }
+    }
+}
+
+/// A ride along `v` from `from` (not itself a landing) through the cells of `pass`: the cells
+/// `min` to `max` away into `out`, stopping before `closed` and after a cell not in `pass`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn walk(
+    links: &LinkTable,
+    v: u16,
+    from: Cell,
+    closed: Cell,
+    min: u32,
+    max: u32,
+    pass: Wide,
+    out: &mut Wide,
+) {
+    let (mut c, mut dist) = (from, 0u32);
+    loop {
+        c = links.link(v, c);
+        if c == NO_CELL || c == closed {
+            return;
+        }
+        dist += 1;
+        if dist > max {
+            return;
+        }
+        if dist >= min {
+            out.insert(c);
+        }
+        if !pass.has(c) {
+            return;
+        }
+    }
+}
