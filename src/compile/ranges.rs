@@ -123,23 +123,33 @@ struct RangeLeg {
 /// A range program in cell sets, for one side.
 #[derive(Debug, Clone)]
 pub struct RangeProgram {
+    /// The paths of one leg.
     legs: Vec<RangeLeg>,
+    /// The paths of two legs: the second leg goes on from each empty cell the first lands on.
+    pairs: Vec<(RangeLeg, Form)>,
 }
 
 impl RangeProgram {
-    /// How each leg's cells are found, in program order (`"leaps"`, `"lame"`, `"rays"`,
-    /// `"walk"`, `"jump"`, `"hop"`). For tests and listings.
-    pub fn forms(&self) -> Vec<&'static str> {
+    /// How each path's legs are found, in program order (`"leaps"`, `"lame"`, `"rays"`,
+    /// `"walk"`, `"jump"`, `"hop"`; two legs joined by `+`), the paths of one leg first. For
+    /// tests and listings.
+    pub fn forms(&self) -> Vec<String> {
+        let name = |f: &Form| match f {
+            Form::Leaps(_) => "leaps",
+            Form::Lame { .. } => "lame",
+            Form::Rays { .. } => "rays",
+            Form::Walk { .. } => "walk",
+            Form::Jump { .. } => "jump",
+            Form::Hop { .. } => "hop",
+        };
         self.legs
             .iter()
-            .map(|l| match l.form {
-                Form::Leaps(_) => "leaps",
-                Form::Lame { .. } => "lame",
-                Form::Rays { .. } => "rays",
-                Form::Walk { .. } => "walk",
-                Form::Jump { .. } => "jump",
-                Form::Hop { .. } => "hop",
-            })
+            .map(|l| name(&l.form).to_string())
+            .chain(
+                self.pairs
+                    .iter()
+                    .map(|(a, b)| format!("{}+{}", name(&a.form), name(b))),
+            )
             .collect()
     }
 }
@@ -223,28 +233,38 @@ impl BitRanges {
         let mut built: Vec<(LegKey, Form)> = Vec::new();
         let progs: Vec<_> = progs
             .map(|p| {
+                let paths = paths_of(p)?;
                 let mut side = |s: Side, t: &mut BitRanges| -> Option<RangeProgram> {
-                    let mut legs = Vec::new();
-                    for op in &p.ops {
-                        let (l, from) = match *op {
-                            Op::Emit(l) => (l, None),
-                            Op::EmitFrom(l, r) => (l, Some(r)),
-                            Op::End => break,
-                            _ => return None,
-                        };
+                    let mut form_of = |l: u16, t: &mut BitRanges| -> Option<Form> {
                         let leg = &p.legs[usize::from(l)];
                         let key = LegKey::of(leg, s);
-                        let form = match built.iter().find(|(k, _)| *k == key) {
+                        Some(match built.iter().find(|(k, _)| *k == key) {
                             Some((_, f)) => f.clone(),
                             None => {
                                 let f = t.form(leg, s, links)?;
                                 built.push((key, f.clone()));
                                 f
                             }
+                        })
+                    };
+                    let mut prog = RangeProgram {
+                        legs: Vec::new(),
+                        pairs: Vec::new(),
+                    };
+                    for (from, legs) in &paths {
+                        let first = RangeLeg {
+                            from: *from,
+                            form: form_of(legs[0], t)?,
                         };
-                        legs.push(RangeLeg { from, form });
+                        match legs.get(1) {
+                            None => prog.legs.push(first),
+                            Some(&l) => {
+                                let second = form_of(l, t)?;
+                                prog.pairs.push((first, second));
+                            }
+                        }
                     }
-                    Some(RangeProgram { legs })
+                    Some(prog)
                 };
                 let white = side(Side::White, &mut table)?;
                 let black = side(Side::Black, &mut table)?;
@@ -503,26 +523,56 @@ impl BitRanges {
                 base
             }
         };
+        let home = Wide::of(at);
         let mut out = Wide::EMPTY;
         for l in &prog.legs {
-            if l.from.is_some_and(|r| !in_region(r)) {
-                continue;
+            if l.from.is_none_or(&in_region) {
+                out |= self.leg_cells(&l.form, links, &ok, at, home);
             }
-            match &l.form {
-                Form::Leaps(sets) => out |= sets[at.index()],
-                Form::Lame {
-                    start,
-                    targets,
-                    paths,
-                    one,
-                } => {
-                    if let Some((f, near, all)) = one
-                        && near[at.index()].without(ok(*f)).is_empty()
-                    {
-                        out |= all[at.index()];
-                        continue;
-                    }
-                    let range = start[at.index()] as usize..start[at.index() + 1] as usize;
+        }
+        if !prog.pairs.is_empty() {
+            // A path goes on only from a cell that is empty (as the path reads it); it enters
+            // neither the piece's cell nor the one it goes on from.
+            let empty = ok(0);
+            for (first, second) in &prog.pairs {
+                if first.from.is_some_and(|r| !in_region(r)) {
+                    continue;
+                }
+                let on = self.leg_cells(&first.form, links, &ok, at, home) & empty;
+                for t in on.cells() {
+                    out |= self.leg_cells(second, links, &ok, t, home | Wide::of(t));
+                }
+            }
+        }
+        out
+    }
+
+    /// The cells one leg of form `form` reaches from `from`, never entering a cell of
+    /// `closed` (which holds `from`): a ride stops before one. `ok` gives each filter's cells.
+    #[inline]
+    fn leg_cells(
+        &self,
+        form: &Form,
+        links: &LinkTable,
+        ok: &impl Fn(FilterId) -> Wide,
+        from: Cell,
+        closed: Wide,
+    ) -> Wide {
+        let mut out = Wide::EMPTY;
+        match form {
+            Form::Leaps(sets) => out = sets[from.index()],
+            Form::Lame {
+                start,
+                targets,
+                paths,
+                one,
+            } => {
+                if let Some((f, near, all)) = one
+                    && near[from.index()].without(ok(*f)).is_empty()
+                {
+                    out = all[from.index()];
+                } else {
+                    let range = start[from.index()] as usize..start[from.index() + 1] as usize;
                     for t in &targets[range] {
                         let ps = &paths[t.first as usize..(t.first + t.count) as usize];
                         if !t.checked
@@ -534,57 +584,57 @@ impl BitRanges {
                         }
                     }
                 }
-                Form::Rays { vs, pass } => {
-                    let stops = !ok(*pass);
-                    for &(v, grows) in vs {
-                        let base = usize::from(v) * self.cells;
-                        let mut ray = self.rays[base + at.index()];
-                        let block = ray & stops;
-                        if !block.is_empty() {
-                            let first = if grows {
-                                block.lowest()
-                            } else {
-                                block.highest()
-                            };
-                            ray = ray.without(self.rays[base + first]);
-                        }
-                        out |= ray;
+            }
+            Form::Rays { vs, pass } => {
+                // A closed cell stops the ray too: it is cut there and taken out below.
+                let stops = !ok(*pass) | closed;
+                for &(v, grows) in vs {
+                    let base = usize::from(v) * self.cells;
+                    let mut ray = self.rays[base + from.index()];
+                    let block = ray & stops;
+                    if !block.is_empty() {
+                        let first = if grows {
+                            block.lowest()
+                        } else {
+                            block.highest()
+                        };
+                        ray = ray.without(self.rays[base + first]);
+                    }
+                    out |= ray;
+                }
+            }
+            Form::Walk { vs, min, max, pass } => {
+                let pass = ok(*pass);
+                for &v in vs {
+                    walk(links, v, from, closed, (*min, *max), pass, &mut out);
+                }
+            }
+            Form::Jump { start, pairs, pass } => {
+                let pass = ok(*pass);
+                let range = start[from.index()] as usize..start[from.index() + 1] as usize;
+                for &(over, to) in &pairs[range] {
+                    if pass.has(over) {
+                        out.insert(to);
                     }
                 }
-                Form::Walk { vs, min, max, pass } => {
-                    let pass = ok(*pass);
-                    for &v in vs {
-                        walk(links, v, at, at, *min, *max, pass, &mut out);
-                    }
-                }
-                Form::Jump { start, pairs, pass } => {
-                    let pass = ok(*pass);
-                    let range = start[at.index()] as usize..start[at.index() + 1] as usize;
-                    for &(over, to) in &pairs[range] {
-                        if pass.has(over) {
-                            out.insert(to);
-                        }
-                    }
-                }
-                Form::Hop {
-                    vs,
-                    min,
-                    max,
-                    pass,
-                    screen,
-                    pass_empty,
-                } => {
-                    let (pass, screen, empty) = (ok(*pass), ok(*screen), ok(0));
-                    for &v in vs {
-                        if let Some(s) = hop_screen(links, v, at, pass, screen, empty, *pass_empty)
-                        {
-                            walk(links, v, s, at, *min, *max, empty, &mut out);
-                        }
+            }
+            Form::Hop {
+                vs,
+                min,
+                max,
+                pass,
+                screen,
+                pass_empty,
+            } => {
+                let (pass, screen, empty) = (ok(*pass), ok(*screen), ok(0));
+                for &v in vs {
+                    if let Some(s) = hop_screen(links, v, from, pass, screen, empty, *pass_empty) {
+                        walk(links, v, s, closed, (*min, *max), empty, &mut out);
                     }
                 }
             }
         }
-        out.without(Wide::of(at))
+        out.without(closed)
     }
 }
 
@@ -619,23 +669,22 @@ fn hop_screen(
 }
 
 /// A ride along `v` from `from` (not itself a landing) through the cells of `pass`: the cells
-/// `min` to `max` away into `out`, stopping before `closed` and after a cell not in `pass`.
-#[allow(clippy::too_many_arguments)]
+/// `min` to `max` away into `out`, stopping before a cell of `closed` and after a cell not in
+/// `pass`.
 #[inline]
 fn walk(
     links: &LinkTable,
     v: u16,
     from: Cell,
-    closed: Cell,
-    min: u32,
-    max: u32,
+    closed: Wide,
+    (min, max): (u32, u32),
     pass: Wide,
     out: &mut Wide,
 ) {
     let (mut c, mut dist) = (from, 0u32);
     loop {
         c = links.link(v, c);
-        if c == NO_CELL || c == closed {
+        if c == NO_CELL || closed.has(c) {
             return;
         }
         dist += 1;
@@ -649,4 +698,78 @@ fn walk(
             return;
         }
     }
+}
+
+/// The paths of a range program as lists of at most two legs, each with the region its start
+/// must be in, read from its ops as the straight reading runs them (an `emit`, or legs up to an
+/// `accept`); `None` for anything else (a region test after a leg, maximal repetitions, more
+/// ops than a short program has).
+fn paths_of(p: &Program) -> Option<Vec<(Option<RegionId>, Vec<u16>)>> {
+    struct Walker<'a> {
+        ops: &'a [Op],
+        out: Vec<(Option<RegionId>, Vec<u16>)>,
+        steps: u32,
+    }
+    impl Walker<'_> {
+        fn go(
+            &mut self,
+            mut pc: usize,
+            mut region: Option<RegionId>,
+            legs: &mut Vec<u16>,
+        ) -> Option<()> {
+            loop {
+                self.steps += 1;
+                if self.steps > 4096 {
+                    return None;
+                }
+                match *self.ops.get(pc)? {
+                    Op::Emit(l) if legs.is_empty() => {
+                        self.out.push((region, vec![l]));
+                        pc += 1;
+                    }
+                    Op::EmitFrom(l, r) if legs.is_empty() && region.is_none() => {
+                        self.out.push((Some(r), vec![l]));
+                        pc += 1;
+                    }
+                    Op::Leg(l) => {
+                        // A third leg: only the general interpreter reads such a path.
+                        if legs.len() == 2 {
+                            return None;
+                        }
+                        legs.push(l);
+                        let r = self.go(pc + 1, region, legs);
+                        legs.pop();
+                        return r;
+                    }
+                    Op::Split(a, b) => {
+                        self.go(a as usize, region, legs)?;
+                        pc = b as usize;
+                    }
+                    Op::Goto(t) => pc = t as usize,
+                    Op::At(r) if legs.is_empty() && region.is_none() => {
+                        region = Some(r);
+                        pc += 1;
+                    }
+                    Op::Accept => {
+                        if !legs.is_empty() {
+                            self.out.push((region, legs.clone()));
+                        }
+                        return Some(());
+                    }
+                    Op::End => return Some(()),
+                    _ => return None,
+                }
+            }
+        }
+    }
+    if p.marks != 0 {
+        return None;
+    }
+    let mut w = Walker {
+        ops: &p.ops,
+        out: Vec::new(),
+        steps: 0,
+    };
+    w.go(0, None, &mut Vec::new())?;
+    Some(w.out)
 }
