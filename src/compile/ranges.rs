@@ -1,7 +1,7 @@
 //! Placement ranges as cell sets ([`Wide`], up to 256 cells: Bollwerk 178's board fits), on
-//! boards with stones and neutral pieces: a range program whose every top-level alternative is
-//! one leg (`emit`, see [`Program`]) has a form here, read with a few mask operations per leg
-//! instead of a walk per vector. The generator counts a movement's stone actions from it (a
+//! boards with stones and neutral pieces: a range program whose paths have one or two legs
+//! (an `emit`, or legs up to an `accept`, see [`Program`]) has a form here, read with a few
+//! mask operations per leg instead of a walk per vector. The generator counts a movement's stone actions from it (a
 //! popcount per weight instead of a loop over the range's cells).
 //! [`crate::vm::Machine::range`] stays the reference.
 //!
