@@ -2,6 +2,7 @@
 """Perft speed of bulwark against references, all measured in one run on this machine.
 
     scripts/speed.py [--base COMMIT] [--repeat N] [--no-fairy-stockfish] [--memory-only]
+                     [--search-only]
 
 What it runs (CPU time, user + system, of each process; the best of --repeat runs; every
 count compared):
@@ -19,6 +20,12 @@ count compared):
   benchmarks) through `examples/shakmaty_perft.rs`, for chess.
 
 Perft runs on one thread (`bulwark perft --jobs 1`).
+
+Then the search's speed: nodes per CPU second of `bulwark uci` and of Fairy-Stockfish (its
+classical evaluation, `Use NNUE` off, so that neither loads a network), each from the same
+positions to a depth that takes it about a second or more, one thread, Hash 16 MB. The node
+counts are each engine's own (both count quiescence nodes); the depths differ, the rate is
+what is compared. Each engine's start-up (the CPU time of a search to depth 1) is subtracted. `--search-only` runs just that table.
 
 Then the peak resident size (from the kernel's rusage of each process) of perft at two depths
 and of a search (`bulwark uci`, `go depth N`, Hash 16 MB) at two depths, beside
@@ -95,10 +102,11 @@ def cpu_run(cmd, stdin=None):
     return out, cpu
 
 
-def peak_rss(cmd, stdin=None, until=None):
-    """Runs a command outside the checkout; returns (stdout, its peak resident size in MB).
-    With `until`, `quit` is sent once a line starting with it has been read (a search answers
-    `bestmove` when done; `quit` before that would stop it)."""
+def run_process(cmd, stdin=None, until=None):
+    """Runs a command outside the checkout; returns (stdout, its CPU seconds, its peak resident
+    size in MB), both from the kernel's rusage of that process. With `until`, standard input
+    stays open until a line starting with it has been read, then `quit` is sent (a search
+    answers `bestmove` when done; an engine may stop searching when its input closes)."""
     WORK.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, cwd=WORK)
@@ -118,7 +126,68 @@ def peak_rss(cmd, stdin=None, until=None):
     _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(cmd)}: exit {os.waitstatus_to_exitcode(status)}")
-    return "".join(lines), usage.ru_maxrss / 1024  # kilobytes on Linux
+    # ru_maxrss is in kilobytes on Linux.
+    return "".join(lines), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def peak_rss(cmd, stdin=None, until=None):
+    """[`run_process`]'s output and peak resident size in MB."""
+    out, _, mb = run_process(cmd, stdin, until)
+    return out, mb
+
+
+def search_run(cmd, script):
+    """A UCI engine on `script` until it answers `bestmove`: (output, CPU seconds, MB)."""
+    return run_process(cmd, script, until="bestmove")
+
+
+def search_nodes(out):
+    """The node count of the last `info` line that has one."""
+    counts = re.findall(r"^info .*?\bnodes (\d+)", out, re.M)
+    if not counts:
+        sys.exit("a search printed no node count")
+    return int(counts[-1])
+
+
+# (label, variant, `position` argument, bulwark's depth, Fairy-Stockfish's build and depth)
+SEARCHES = [
+    ("chess start", "chess", "startpos", 9, ("std", 16)),
+    ("chess Kiwipete", "chess", f"fen {KIWIPETE}", 7, ("std", 14)),
+    ("xiangqi start", "xiangqi", "startpos", 7, ("large", 14)),
+]
+
+
+def search_speed(head, fsf, repeat):
+    """Nodes per CPU second of the searches, the best of `repeat` runs each."""
+    print("\n| search | bulwark | Fairy-Stockfish (classical) | bulwark nps / FS nps |")
+    print("|---|---|---|---|")
+    for label, variant, position, depth, (build, fs_depth) in SEARCHES:
+        def rate(cmd, setup, d):
+            # Start-up (tables, the evaluation's set-up) is the same CPU time as a search to
+            # depth 1, which is subtracted: what remains is the search.
+            least = lambda script: min(search_run(cmd, script)[1] for _ in range(repeat))
+            start = least(setup + "go depth 1\n")
+            best_rate, nodes, cpu = 0.0, 0, 0.0
+            for _ in range(repeat):
+                out, t, _ = search_run(cmd, setup + f"go depth {d}\n")
+                n = search_nodes(out)
+                if n / max(t - start, 1e-3) > best_rate:
+                    best_rate, nodes, cpu = n / max(t - start, 1e-3), n, t - start
+            return best_rate, nodes, cpu
+        head_setup = (f"uci\nsetoption name UCI_Variant value {variant}\n"
+                      f"setoption name Hash value 16\nisready\nposition {position}\n")
+        r, n, t = rate([str(head), "uci"], head_setup, depth)
+        row = [f"{label}, go depth {depth} (FS {fs_depth})",
+               f"{r:,.0f} nps ({n:,} nodes, {t:.2f} s)"]
+        if fsf.get(build):
+            fs_setup = (f"uci\nsetoption name UCI_Variant value {variant}\n"
+                        f"setoption name Use NNUE value false\nsetoption name Threads value 1\n"
+                        f"setoption name Hash value 16\nisready\nposition {position}\n")
+            fr, fn, ft = rate([fsf[build]], fs_setup, fs_depth)
+            row += [f"{fr:,.0f} nps ({fn:,} nodes, {ft:.2f} s)", f"{r / fr:.2f}"]
+        else:
+            row += ["not run", "-"]
+        print("| " + " | ".join(row) + " |")
 
 
 def memory(head, fsf):
@@ -258,11 +327,17 @@ def main():
     ap.add_argument("--no-fairy-stockfish", action="store_true")
     ap.add_argument("--memory-only", action="store_true",
                     help="only the peak resident sizes (HEAD's release build, no base)")
+    ap.add_argument("--search-only", action="store_true",
+                    help="only the search speeds (HEAD's release build, no base)")
     args = ap.parse_args()
     fsf = {"std": None, "large": None} if args.no_fairy_stockfish else fairy_stockfish()
-    if args.memory_only:
+    if args.memory_only or args.search_only:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-        memory(ROOT / "target" / "release" / "bulwark", fsf)
+        head = ROOT / "target" / "release" / "bulwark"
+        if args.search_only:
+            search_speed(head, fsf, args.repeat)
+        else:
+            memory(head, fsf)
         return
     head, base = build_bulwark(args.base)
     rows = []
@@ -304,6 +379,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    search_speed(head, fsf, args.repeat)
     memory(head, fsf)
 
 

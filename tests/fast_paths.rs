@@ -303,6 +303,21 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// Turns that may not give check (`giving-check = "forbidden"`): spared by the sets towards
+    /// the enemy royal pieces, or played and those asked through the reach table. Racing kings
+    /// on its own, from its perft positions.
+    #[test]
+    fn giving_check_shortcuts_list_the_same_turns_as_testing_every_turn(
+        start in 0usize..8,
+        choices in proptest::collection::vec(0usize..10_000, 0..100),
+    ) {
+        playout("racingkings", start, &choices);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
 
     /// Bollwerk 178 has no royal piece: what is checked is the count of two-stone turns.

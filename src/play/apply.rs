@@ -255,19 +255,19 @@ fn end_castling_rights(
     t: &TurnView<'_>,
     mover: Option<crate::core::PieceKindId>,
 ) {
+    if pos.castling == 0 {
+        return;
+    }
     let side = pos.side;
     // An exploding capture (`[blast]`) touches the cells it empties around its destination.
-    let blasted: Vec<Cell> = match t.to() {
-        Some(to) if rules.blast.is_some() && !t.captures().is_empty() => rules
-            .blast_around(to)
-            .filter(|&c| pos.at(c).is_empty())
-            .collect(),
-        _ => Vec::new(),
-    };
-    let blasted = |cell: Cell| blasted.contains(&cell);
+    let blast_at = t
+        .to()
+        .filter(|_| rules.blast.is_some() && !t.captures().is_empty());
+    let blasted = |cell: Cell| blast_at.is_some_and(|to| blasted_cell(rules, pos, to, cell));
     let touched = |cell: Cell| {
         t.from() == cell || t.to() == Some(cell) || t.captures().contains(&cell) || blasted(cell)
     };
+    let mut ended = 0u32;
     for c in &rules.castlings {
         // A free castling's king is wherever the royal piece stands: any move of it ends the
         // rights of its side.
@@ -276,9 +276,16 @@ fn end_castling_rights(
             Some(_) => mover.is_some_and(|k| rules.castles_as_king(c, k)) && side == c.side,
         };
         if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
-            pos.castling &= !(1 << c.right);
+            ended |= 1 << c.right;
         }
     }
+    pos.castling &= !ended;
+}
+
+/// Whether an explosion on `to` emptied `cell` (kept out of line: most turns explode nothing).
+#[inline(never)]
+fn blasted_cell(rules: &Ruleset, pos: &Position, to: Cell, cell: Cell) -> bool {
+    pos.at(cell).is_empty() && rules.blast_around(to).any(|c| c == cell)
 }
 
 /// Everything needed to take a turn (or a movement) back: the cells it changed, with what

@@ -40,6 +40,13 @@ pub struct Generator {
     foes: Vec<Cell>,
     /// The cells of the side to move's pieces, in the position generated from.
     own: Vec<Cell>,
+    /// Where turns may not give check: the cells whose change could expose an enemy royal
+    /// piece to the side to move's pieces (as [`Sensitive`] with the sides swapped, the
+    /// attackers free to move) and the enemy royal pieces' cells.
+    given: Sensitive,
+    their_royals: Vec<Cell>,
+    /// The enemy pieces' cells for [`Generator::royals_safe`].
+    enemies: Vec<Cell>,
 }
 
 /// What [`Generator::census`] finds besides its lists.
@@ -1293,9 +1300,37 @@ impl Generator {
         self.check.attacked(rules, pos, cell, by)
     }
 
-    /// Whether no royal piece of `side` is attacked in `pos`.
+    /// Whether no royal piece of `side` is attacked in `pos`. The enemy pieces are found
+    /// once and each asked forwards through the reach table; neutral pieces that give check,
+    /// and the reference, take the general route.
     pub fn royals_safe(&mut self, rules: &Ruleset, pos: &Position, side: Side) -> bool {
-        self.check.royals_safe(rules, pos, side)
+        if self.exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check) {
+            return self.check.royals_safe(rules, pos, side);
+        }
+        if side == pos.side {
+            // The side to move's: the census finds its royal pieces and the enemy's.
+            self.census(rules, pos);
+            let Generator {
+                check,
+                royals,
+                foes,
+                ..
+            } = self;
+            return royals
+                .iter()
+                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
+        }
+        let mut enemies = std::mem::take(&mut self.enemies);
+        enemies.clear();
+        enemies.extend(
+            rules
+                .topo
+                .cells()
+                .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s != side)),
+        );
+        let safe = self.check.royals_safe_among(rules, pos, side, &enemies);
+        self.enemies = enemies;
+        safe
     }
 
     /// Calls `f` for every legal turn of the side to move, unless the game is over. Returns
@@ -1506,17 +1541,19 @@ impl Generator {
             royals,
             foes,
             own,
+            given,
+            their_royals,
+            enemies: _,
         } = self;
         let in_check = !royals
             .iter()
             .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
         // Neutral pieces that give check are found only by the general test: every turn is
         // played and tested (the shortcuts know only the sides' own pieces).
-        // So are turns that may not give check: each is played and both sides' royal pieces
-        // tested.
-        let reference = *exhaustive
-            || rules.neutral.as_ref().is_some_and(|n| n.gives_check)
-            || rules.turn.no_giving_check;
+        let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
+        // Turns that may not give check (`giving-check = "forbidden"`) are each looked at, none
+        // counted unseen: spared by the sets below, or played and the enemy royal pieces tested.
+        let every_turn_tested = rules.turn.no_giving_check;
         // Royal pieces facing (`[end] royals-facing`): a pass is a turn even in check, and
         // every other turn must end the facing (tested on each).
         let facing = rules
@@ -1527,8 +1564,15 @@ impl Generator {
         let bounded = !in_check
             && !reference
             && facing.is_none()
-            && sensitive.compute(rules, pos, side, royals, census.enemy_kinds);
-        let quiet = (bounded && core.counting).then_some(&*sensitive);
+            && sensitive.compute(rules, pos, side, royals, census.enemy_kinds, false);
+        let quiet = (bounded && core.counting && !every_turn_tested).then_some(&*sensitive);
+        // Out of any check on the enemy, a movement that leaves the cells towards its royal
+        // pieces alone, by a piece that cannot capture on them from its destination, gives no
+        // check: that test is spared. (An exploding capture changes more than its cells.)
+        let check_free = every_turn_tested
+            && !reference
+            && rules.blast.is_none()
+            && given.compute_giving(rules, pos, check, their_royals, own, foes);
         let mut safety = Safety {
             check,
             after,
@@ -1536,6 +1580,7 @@ impl Generator {
             undo,
             royals,
             foes,
+            own,
             reference,
         };
         let mut n = 0;
@@ -1558,7 +1603,12 @@ impl Generator {
                 Some(_) if t.is_pass() => true,
                 Some(fc) => safety
                     .keeps_royals_safe(rules, pos, t, |after| !royals_face(rules, after, side, fc)),
-                None => untested || safety.keeps_royals_safe(rules, pos, t, |_| true),
+                None => {
+                    (untested
+                        && (!every_turn_tested
+                            || check_free && given.spares_check(rules, pos, their_royals, t)))
+                        || safety.keeps_royals_safe(rules, pos, t, |_| true)
+                }
             };
             if legal {
                 f(t);
@@ -1632,6 +1682,8 @@ struct Safety<'a> {
     royals: &'a [Cell],
     /// The enemy pieces' cells before the turn.
     foes: &'a [Cell],
+    /// The mover's pieces' cells before the turn.
+    own: &'a [Cell],
     /// Test by the general route only (no shortcut): the reference the others are checked
     /// against.
     reference: bool,
@@ -1695,17 +1747,39 @@ impl Safety<'_> {
         if rules.blast.is_some() {
             // An exploding capture that blows up a royal piece of the mover is illegal; one
             // that blows up the enemy's wins at once, whatever else it leaves attacked.
-            let count = |s: Side| {
-                self.after
-                    .cells
-                    .iter()
-                    .filter(|o| matches!(o.as_piece(), Some((x, k)) if x == s && rules.is_royal(k)))
-                    .count()
+            let after = &*self.after;
+            let royal_of = |o: &Occupant, s: Side| matches!(o.as_piece(), Some((x, k)) if x == s && rules.is_royal(k));
+            let count = |s: Side| after.cells.iter().filter(|o| royal_of(o, s)).count();
+            // A movement that makes no royal piece: the mover's royal pieces are where they
+            // stood (or where the mover went), the enemy's among its pieces, if anywhere.
+            let moved = t.castle().is_none()
+                && t.dropped().is_none()
+                && t.placed().is_empty()
+                && t.promote().is_none_or(|k| !rules.is_royal(k));
+            let lost = if moved {
+                self.royals.iter().any(|&r| {
+                    let r = if r == t.from() {
+                        t.to().unwrap_or(r)
+                    } else {
+                        r
+                    };
+                    !royal_of(&after.at(r), side)
+                })
+            } else {
+                count(side) < self.royals.len()
             };
-            if count(side) < self.royals.len() {
+            if lost {
                 return false;
             }
-            if count(side.opponent()) == 0 && !rules.without_royal[side.opponent()] {
+            let gone = if moved {
+                !self
+                    .foes
+                    .iter()
+                    .any(|&c| royal_of(&after.at(c), side.opponent()))
+            } else {
+                count(side.opponent()) == 0
+            };
+            if gone && !rules.without_royal[side.opponent()] {
                 return true;
             }
         }
@@ -1725,9 +1799,39 @@ impl Safety<'_> {
             _ => self.check.royals_safe(rules, self.after, side),
         };
         // `giving-check = "forbidden"`: the enemy royal pieces must be safe too.
-        safe && (!rules.turn.no_giving_check
-            || self.check.royals_safe(rules, self.after, side.opponent()))
+        safe && (!rules.turn.no_giving_check || self.gives_no_check(rules, side, t, moved_only))
             && !self.drop_mates(rules, t)
+    }
+
+    /// Whether `t`, played by `mover` on `after` (its pieces moved only when `moved_only`, the
+    /// side to move then not changed), leaves the enemy's royal pieces unattacked. After a
+    /// movement that is not a castling, the mover's pieces stand on their cells before the
+    /// turn or on its destination: only those are asked (through the reach table); the
+    /// reference and any other turn look at every piece.
+    fn gives_no_check(
+        &mut self,
+        rules: &Ruleset,
+        mover: Side,
+        t: &TurnView<'_>,
+        moved_only: bool,
+    ) -> bool {
+        let Safety {
+            check,
+            after,
+            own,
+            foes,
+            ..
+        } = self;
+        let enemy = mover.opponent();
+        match t.to() {
+            // The enemy's royal pieces stand where they stood, among its pieces.
+            Some(to) if moved_only && t.castle().is_none() => foes.iter().all(|&c| {
+                !matches!(after.at(c).as_piece(), Some((s, k)) if s == enemy && rules.is_royal(k))
+                    || !(check.attacked_forward(rules, after, c, mover, own)
+                        || check.attacked_forward(rules, after, c, mover, &[to]))
+            }),
+            _ => check.royals_safe(rules, after, enemy),
+        }
     }
 
     /// Whether `t`, played on `self.after`, is a drop that `drop-mate = "forbidden"` refuses:
@@ -2072,6 +2176,66 @@ impl AttackLines {
 }
 
 impl Sensitive {
+    /// Computes the sets for giving check (the side to move's pieces attacking the enemy's
+    /// royal pieces, listed in `their_royals` from `foes`), when no enemy royal piece is
+    /// attacked now. False when every turn must be tested.
+    fn compute_giving(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        check: &mut Core,
+        their_royals: &mut Vec<Cell>,
+        own: &[Cell],
+        foes: &[Cell],
+    ) -> bool {
+        let side = pos.side;
+        their_royals.clear();
+        their_royals.extend(
+            foes.iter()
+                .copied()
+                .filter(|&c| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k))),
+        );
+        let own_kinds = own.iter().fold(0u64, |m, &c| {
+            m | pos
+                .at(c)
+                .as_piece()
+                .map_or(0, |(_, k)| 1u64.checked_shl(k.index() as u32).unwrap_or(0))
+        });
+        their_royals
+            .iter()
+            .all(|&c| !check.attacked_forward(rules, pos, c, side, own))
+            && self.compute(rules, pos, side.opponent(), their_royals, own_kinds, true)
+    }
+
+    /// With the sets for giving check: whether `t` is a movement that leaves them alone, by a
+    /// piece that cannot capture on the enemy royal pieces' cells from its destination (it
+    /// gives no check).
+    fn spares_check(
+        &self,
+        rules: &Ruleset,
+        pos: &Position,
+        their_royals: &[Cell],
+        t: &TurnView<'_>,
+    ) -> bool {
+        t.castle().is_none()
+            && t.placed().is_empty()
+            && t.removed().is_none()
+            && t.dropped().is_none()
+            && self.untouched(t)
+            && t.to().is_some_and(|to| {
+                let Some(k) = t
+                    .promote()
+                    .or_else(|| pos.at(t.from()).as_piece().map(|(_, k)| k))
+                else {
+                    return false;
+                };
+                let (reach, at) = (rules.attack_reach(), rules.topo.offset_key(to));
+                their_royals
+                    .iter()
+                    .all(|&r| !reach.could_capture(k, pos.side, at, rules.topo.offset_key(r)))
+            })
+    }
+
     /// Whether the turn leaves every sensitive cell alone.
     fn untouched(&self, t: &TurnView<'_>) -> bool {
         self.leaves_alone(t.from()) && t.to().is_none_or(|c| self.untouched_by(c, t.captures()))
@@ -2096,9 +2260,11 @@ impl Sensitive {
                 .all(|&c| c == to && !self.vacate.contains(c))
     }
 
-    /// Computes the sets for the royal pieces of `side` in `pos`. False when some enemy piece
-    /// attacks in ways this cannot bound (several legs, jumps, lines that depend on the cell's
-    /// class): then every turn must be tested.
+    /// Computes the sets for the royal pieces of `side` in `pos`, attacked by the enemy kinds
+    /// `present`. False when some enemy piece attacks in ways this cannot bound (several legs,
+    /// jumps, lines that depend on the cell's class): then every turn must be tested. With
+    /// `attackers_move`, the turn is the enemy's (whether it attacks): its pieces may leave
+    /// their cells, so none of them closes a line for good.
     fn compute(
         &mut self,
         rules: &Ruleset,
@@ -2106,6 +2272,7 @@ impl Sensitive {
         side: Side,
         royals: &[Cell],
         present: u64,
+        attackers_move: bool,
     ) -> bool {
         if rules.pieces.len() > 64 {
             return false;
@@ -2115,7 +2282,7 @@ impl Sensitive {
             Some(t) if t.rules == rules.identity.get() => t,
             _ => std::sync::Arc::new(AttackLines::new(rules)),
         };
-        let bounded = self.mark(rules, pos, side, &table, royals, present);
+        let bounded = self.mark(rules, pos, side, &table, royals, present, attackers_move);
         self.table = Some(table);
         // An exploding capture (`[blast]`) changes the cells around it: every capture (onto an
         // enemy piece) is played and tested.
@@ -2129,6 +2296,7 @@ impl Sensitive {
         bounded
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn mark(
         &mut self,
         rules: &Ruleset,
@@ -2137,6 +2305,7 @@ impl Sensitive {
         table: &AttackLines,
         royals: &[Cell],
         present: u64,
+        attackers_move: bool,
     ) -> bool {
         let topo = &rules.topo;
         let enemy = side.opponent();
@@ -2174,7 +2343,8 @@ impl Sensitive {
                     // An enemy piece stays where it is through the mover's turn (a capture on
                     // it fills its cell): beyond it only a piece that an arrival can open the
                     // line for matters.
-                    if line.land & present == 0
+                    if !attackers_move
+                        && line.land & present == 0
                         && matches!(occ.as_piece(), Some((s, _)) if s == enemy)
                     {
                         break;

@@ -314,13 +314,14 @@ impl Searcher {
             let mut iter_best = best;
             for (n, &i) in order.iter().enumerate() {
                 game.play(&turns[i]);
-                let ext = u32::from(Self::gives_check(game));
+                let check = Some(Self::gives_check(game));
+                let ext = u32::from(check == Some(true));
                 let s = if n == 0 {
-                    -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1)
+                    -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1, check)
                 } else {
-                    let s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, 1);
+                    let s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, 1, check);
                     if s > alpha && !self.stopped {
-                        -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1)
+                        -self.pvs(game, depth - 1 + ext, -INF, -alpha, 1, check)
                     } else {
                         s
                     }
@@ -457,9 +458,19 @@ impl Searcher {
         }
     }
 
-    fn pvs(&mut self, game: &mut Game<'_>, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    /// The principal variation search; `check` says whether the side to move is in check,
+    /// when the caller knows (it asked, to extend the search).
+    fn pvs(
+        &mut self,
+        game: &mut Game<'_>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        check: Option<bool>,
+    ) -> i32 {
         if depth == 0 || ply >= MAX_PLY {
-            return self.quiescence(game, alpha, beta, ply, 0);
+            return self.quiescence(game, alpha, beta, ply, 0, check);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -489,7 +500,7 @@ impl Searcher {
             Ok(t) => t,
             Err(o) => return Self::outcome_score(&o, game, ply),
         };
-        let in_check = Self::gives_check(game);
+        let in_check = check.unwrap_or_else(|| Self::gives_check(game));
         let order = self.order(game, &turns, tt_best, ply);
         let start_alpha = alpha;
         let mut best_score = -INF;
@@ -500,9 +511,10 @@ impl Searcher {
             game.play(t);
             let check = Self::gives_check(game);
             let ext = u32::from(check && ply < MAX_PLY / 2);
+            let known = Some(check);
             let mut s;
             if n == 0 {
-                s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1);
+                s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
             } else {
                 // Late quiet turns are searched less deep first.
                 let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
@@ -511,12 +523,12 @@ impl Searcher {
                     0
                 };
                 let d = (depth - 1 + ext).saturating_sub(reduce);
-                s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1);
+                s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1, known);
                 if s > alpha && reduce > 0 && !self.stopped {
-                    s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1);
+                    s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, known);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1);
+                    s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
                 }
             }
             game.undo();
@@ -576,6 +588,7 @@ impl Searcher {
         beta: i32,
         ply: u32,
         qdepth: u32,
+        check: Option<bool>,
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -589,7 +602,7 @@ impl Searcher {
         if self.quiesce != Some(true) || qdepth >= MAX_QDEPTH || ply >= MAX_PLY {
             return stand;
         }
-        let in_check = Self::gives_check(game);
+        let in_check = check.unwrap_or_else(|| Self::gives_check(game));
         let turns = if in_check {
             match game.legal_turns() {
                 Ok(t) => t,
@@ -615,7 +628,7 @@ impl Searcher {
                 continue;
             }
             game.play(t);
-            let s = -self.quiescence(game, -beta, -alpha, ply + 1, qdepth + 1);
+            let s = -self.quiescence(game, -beta, -alpha, ply + 1, qdepth + 1, None);
             game.undo();
             if self.stopped {
                 return 0;

@@ -56,6 +56,8 @@ pub struct Evaluator {
     /// Both sides' non-royal material in the start position (the middle game's measure).
     start_material: i32,
     royal: Vec<bool>,
+    /// The royal pieces found by the last evaluation (a buffer kept between calls).
+    royals_at: Vec<(usize, Cell)>,
     vm: Machine,
     opts: Options,
 }
@@ -276,6 +278,7 @@ impl Evaluator {
             neighbours,
             start_material,
             royal,
+            royals_at: Vec::new(),
             vm,
             opts,
         }
@@ -300,7 +303,8 @@ impl Evaluator {
         let mut material = [0i32; 2];
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
-        let mut royals: Vec<(usize, Cell)> = Vec::new();
+        let mut royals = std::mem::take(&mut self.royals_at);
+        royals.clear();
         for (i, o) in pos.cells.iter().enumerate() {
             if let Some((s, k)) = o.as_piece() {
                 let si = usize::from(s == Side::Black);
@@ -336,6 +340,7 @@ impl Evaluator {
             };
             score[si] += (shelter * phase + freedom * (256 - phase)) / 256;
         }
+        self.royals_at = royals;
         if rules.has_reserve() {
             for (si, side) in Side::BOTH.into_iter().enumerate() {
                 for k in 0..rules.pieces.len() {
