@@ -12,6 +12,10 @@
 //! leaps, hops, jumps, region conditions) reads in place: options, placement ranges and
 //! attack answers.
 //!
+//! The quiescence search's loud turns (`Game::loud_turns`: captures and changes of kind,
+//! found in cell sets where the board allows it, quiet moves neither generated nor tested)
+//! must be the legal turns filtered, in every position of the same playouts.
+//!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
 //! above all, from its start and its crowded mid-game).
@@ -188,6 +192,7 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
         "{}: the count is not the length of the list",
         text::write_position(g.rules, g.pos())
     );
+    same_loud_turns(g, fast.as_ref());
     let slow = g.legal_turns_by_testing();
     match (fast, slow) {
         (Ok(a), Ok(b)) => {
@@ -214,6 +219,38 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
             "{}: the shortcut says {:?}, the general path {:?}",
             text::write_position(g.rules, g.pos()),
             a.map(|v| v.len()),
+            b.map(|v| v.len())
+        ),
+    }
+}
+
+/// The loud turns (the quiescence search's: captures and changes of kind), generated on
+/// their own where the board allows it in cell sets: the legal turns that capture or change
+/// kind, no more, no fewer, and the same end of the game when there is no turn at all.
+fn same_loud_turns(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Outcome>) {
+    let loud = g.loud_turns();
+    let where_ = text::write_position(g.rules, g.pos());
+    match (all, loud) {
+        (Ok(all), Ok(loud)) => {
+            let want: BTreeSet<&Turn> = all.iter().filter(|t| t.view().is_loud()).collect();
+            let got: BTreeSet<&Turn> = loud.iter().collect();
+            assert_eq!(got.len(), loud.len(), "{where_}: a loud turn listed twice");
+            let show = |s: &BTreeSet<&Turn>, o: &BTreeSet<&Turn>| -> Vec<String> {
+                s.difference(o)
+                    .map(|t| text::turn_text(g.rules, t))
+                    .collect()
+            };
+            assert!(
+                want == got,
+                "{where_}: only the loud generation lists {:?}; only the full list has {:?}",
+                show(&got, &want),
+                show(&want, &got)
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(*a, b, "{where_}"),
+        (a, b) => panic!(
+            "{where_}: all turns {:?}, the loud ones {:?}",
+            a.map(Vec::len),
             b.map(|v| v.len())
         ),
     }
@@ -714,4 +751,32 @@ fn placement_ranges_take_the_cell_set_form_of_wide_boards() {
         Some("leaps jump jump+jump jump+leaps leaps+jump".into())
     );
     assert!(rules("chess").bit_ranges().is_none());
+}
+
+/// A stalemate whose side to move has quiet turns by the rules of movement, each illegal:
+/// the loud generation tests quiet turns until one is legal, and here none is, so the game's
+/// end is found (as the full list finds it), not taken for a position without loud turns.
+#[test]
+fn loud_turns_find_a_stalemate_whose_quiet_turns_are_all_illegal() {
+    // Chess (a draw); xiangqi and shogi (the stalemated side loses, by their bundled files).
+    for (name, position, winner) in [
+        ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None),
+        (
+            "xiangqi",
+            "3k5/R8/9/9/9/9/9/9/9/4RK3 b - - 0 1",
+            Some(Side::White),
+        ),
+        (
+            "shogi",
+            "8k/6G2/7G1/9/9/9/9/9/K8[] b - - 0 1",
+            Some(Side::White),
+        ),
+    ] {
+        let r = rules(name);
+        let pos = text::parse_position(r, position).unwrap();
+        let mut g = Game::new(r, pos).unwrap();
+        assert!(same_turns(&mut g).is_none(), "{name}: the game goes on");
+        let o = g.loud_turns().unwrap_err();
+        assert_eq!(o.winner, winner, "{name}: {o:?}");
+    }
 }

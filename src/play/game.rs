@@ -128,6 +128,36 @@ impl<'r> Game<'r> {
         Ok(out)
     }
 
+    /// The legal turns that capture or change a piece's kind (see [`TurnView::is_loud`]):
+    /// [`Game::legal_turns`] filtered (perhaps in another order), the others neither generated
+    /// where the rules allow it nor tested. The outcome when the game is over.
+    pub fn loud_turns(&mut self) -> Result<Vec<Turn>, Outcome> {
+        let rules = self.rules;
+        // A repetition that makes turns illegal filters every turn: the general route.
+        if rules
+            .repetition
+            .is_some_and(|r| r.verdict == EndVerdict::Illegal)
+        {
+            return self.legal_turns_where(|t: &TurnView<'_>| t.is_loud());
+        }
+        if let Some(o) = self.repetition_end() {
+            return Err(o);
+        }
+        let mut out = Vec::new();
+        let (_, more) = self
+            .generator
+            .loud_turns(rules, &self.pos, |t| out.push(t.to_turn()))?;
+        // No loud turn and no other turn seen: the game may be over (no turn at all).
+        if out.is_empty()
+            && !more
+            && self.count_turns() == 0
+            && let Some(o) = self.outcome()
+        {
+            return Err(o);
+        }
+        Ok(out)
+    }
+
     /// All legal turns found the slow, general way: every turn by the rules of movement is
     /// played and the royal pieces' safety tested, with none of the shortcuts that spare most
     /// of those tests. The same list as [`Game::legal_turns`]: the tests check that it is.

@@ -77,6 +77,11 @@ struct Core {
     counting: bool,
     /// Turns [`Core::pseudo`] counted without reporting them (see its `quiet`).
     quiet_counted: usize,
+    /// Only the turns that capture or change a piece's kind are asked for (the search's
+    /// quiescence): the others need not be generated, nor tested, and no turn found is no end.
+    loud_only: bool,
+    /// With `loud_only`: whether some quiet turn was found legal (the game goes on).
+    quiet_legal: bool,
     /// The position being generated from, kept equal to it during [`Core::pseudo`]: a move
     /// is played on it for its stone actions and taken back (no copy per move).
     moved: Position,
@@ -293,6 +298,12 @@ impl Core {
                 }
                 _ => None,
             },
+            loud: match rules.bit_moves() {
+                Some(b) if self.loud_only && rules.stones.is_empty() && self.vm.plain_allowed() => {
+                    Some((b, piece_sets(own, foes)))
+                }
+                _ => None,
+            },
             // En passant: the cell passed over and the piece that passed it, found once.
             ep: pos
                 .ep
@@ -301,10 +312,14 @@ impl Core {
         };
         let mut tally = Tally::default();
         for &c in own {
-            self.piece_turns(rules, pos, c, shared, &mut tally, f);
+            self.piece_turns(rules, pos, c, &shared, &mut tally, f);
         }
         if let Some(n) = &rules.neutral {
             self.neutral_turns(rules, pos, n, &mut tally, f);
+        }
+        // Drops, castlings and passes capture nothing and change no kind.
+        if self.loud_only {
+            return (tally.count, tally.any_move);
         }
         if let Some(d) = &rules.drops {
             tally.count += drop_turns(rules, pos, d, f);
@@ -330,7 +345,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         c: Cell,
-        shared: Shared<'_>,
+        shared: &Shared<'_>,
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) {
@@ -365,8 +380,12 @@ impl Core {
                 tally.count += self.actions(rules, pos, kind, TurnView::staying(c), f);
             }
         }
-        let listed =
-            quiet.is_some_and(|q| self.plain_turns(rules, pos, c, kind, q, shared, tally, f));
+        let listed = match shared.loud {
+            Some(sets) if piece.changes.iter().all(|ch| ch.on != Trigger::Check) => {
+                self.loud_in_sets(rules, pos, c, kind, sets, tally, f)
+            }
+            _ => quiet.is_some_and(|q| self.plain_turns(rules, pos, c, kind, q, shared, tally, f)),
+        };
         if !listed {
             tally.count += self.listed_moves(rules, pos, c, kind, quiet, &mut tally.any_move, f);
         }
@@ -389,7 +408,7 @@ impl Core {
         c: Cell,
         kind: PieceKindId,
         q: &Sensitive,
-        shared: Shared<'_>,
+        shared: &Shared<'_>,
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> bool {
@@ -411,18 +430,12 @@ impl Core {
             let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
                 rules.regions[r.index()].cells[side].contains(c)
             });
-            let mut loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
+            let loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
             let quiet_moves = (targets & !loud).count_ones() as usize;
             tally.any_move |= targets != 0;
             tally.count += quiet_moves;
             self.quiet_counted += quiet_moves;
-            while loud != 0 {
-                let t = Cell::new(loud.trailing_zeros() as usize);
-                loud &= loud - 1;
-                let captured = sets.enemy & bits::bit(t) != 0;
-                let step = Step::onto(&t, captured, StoneEffect::None);
-                tally.count += self.after_move(rules, pos, c, kind, &step, f);
-            }
+            tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
             return true;
         }
         let mut loud = std::mem::take(&mut self.loud);
@@ -456,6 +469,67 @@ impl Core {
         }
         self.loud = loud;
         plain
+    }
+
+    /// The loud turns ([`Core::loud_only`]) of the piece of `kind` on `c` from its cell-set
+    /// program: its captures and its moves onto the cells where it changes kind, each played
+    /// out (with every choice of kind). False when the piece has no such program or its changes
+    /// of kind are not read from regions (its moves are then listed).
+    #[allow(clippy::too_many_arguments)]
+    fn loud_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        (b, sets): (&bits::BitMoves, BoardSets),
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> bool {
+        let side = pos.side;
+        let fire = match fires_of(rules, &rules.pieces[kind.index()], side, c) {
+            Fires::Never => 0,
+            Fires::In(cells) => cells.low128(),
+            Fires::Ask => return false,
+        };
+        let Some(prog) = b.program(kind.index(), side) else {
+            return false;
+        };
+        let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+            rules.regions[r.index()].cells[side].contains(c)
+        });
+        tally.any_move |= targets != 0;
+        tally.count += self.moves_onto(
+            rules,
+            pos,
+            (c, kind),
+            targets & (sets.enemy | fire),
+            sets.enemy,
+            f,
+        );
+        true
+    }
+
+    /// The turns of the piece (`from`, of `kind`) moving onto each cell of `cells`, capturing
+    /// where `enemy` holds a piece (see [`Core::after_move`]).
+    #[inline]
+    fn moves_onto(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (from, kind): (Cell, PieceKindId),
+        mut cells: u128,
+        enemy: u128,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let mut count = 0;
+        while cells != 0 {
+            let t = Cell::new(cells.trailing_zeros() as usize);
+            cells &= cells - 1;
+            let step = Step::onto(&t, enemy & bits::bit(t) != 0, StoneEffect::None);
+            count += self.after_move(rules, pos, from, kind, &step, f);
+        }
+        count
     }
 
     /// The en-passant capture of the piece on `c` onto `target`, taking `victim` (the piece
@@ -1288,6 +1362,35 @@ impl Generator {
         r
     }
 
+    /// The legal turns that capture or change a piece's kind: the turns of
+    /// [`Generator::turns`] filtered (perhaps in another order), the others neither generated,
+    /// where the rules allow it, nor tested. Returns their number and whether some other
+    /// turn was found legal: with none of either, whether the game is over is not decided
+    /// (ask [`Generator::turns`]).
+    pub fn loud_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<(usize, bool), Outcome> {
+        self.core.loud_only = true;
+        self.core.quiet_legal = false;
+        let mut n = 0;
+        // Where no test filters turns (no royal pieces, a goal's answer), a quiet turn
+        // reported is legal.
+        let mut quiet = false;
+        let r = self.turns(rules, pos, |t| {
+            if t.is_loud() {
+                f(t);
+                n += 1;
+            } else {
+                quiet = true;
+            }
+        });
+        self.core.loud_only = false;
+        r.map(|_| (n, quiet || self.core.quiet_legal))
+    }
+
     /// The runaway a generation ran into, if any: every generation after it is incomplete
     /// (see [`crate::vm::Runaway`]).
     pub fn runaway(&self) -> Option<crate::vm::Runaway> {
@@ -1346,7 +1449,11 @@ impl Generator {
         if let Some((limit, verdict)) = rules.clock.limit
             && pos.halfmove >= limit
         {
-            self.turns_prioritised(rules, pos, |_| {})?;
+            // Whether any turn is left decides between the clock and a checkmate.
+            let loud = std::mem::take(&mut self.core.loud_only);
+            let any = self.turns_prioritised(rules, pos, |_| {});
+            self.core.loud_only = loud;
+            any?;
             return Err(Outcome {
                 winner: match verdict {
                     EndVerdict::MoverLoses => Some(pos.side),
@@ -1375,12 +1482,24 @@ impl Generator {
         won: Outcome,
         mut f: impl FnMut(&TurnView<'_>),
     ) -> Result<usize, Outcome> {
-        // Every turn is listed (none only counted), then looked at.
-        let counting = (self.core.count_only, self.core.counting);
-        (self.core.count_only, self.core.counting) = (false, false);
+        // Every turn is listed (none only counted, none left out), then looked at.
+        let asked = (
+            self.core.count_only,
+            self.core.counting,
+            self.core.loud_only,
+        );
+        (
+            self.core.count_only,
+            self.core.counting,
+            self.core.loud_only,
+        ) = (false, false, false);
         let mut turns = Vec::new();
         let listed = self.turns_prioritised(rules, pos, |t| turns.push(t.to_turn()));
-        (self.core.count_only, self.core.counting) = counting;
+        (
+            self.core.count_only,
+            self.core.counting,
+            self.core.loud_only,
+        ) = asked;
         if listed.is_err() {
             return Err(won);
         }
@@ -1586,7 +1705,15 @@ impl Generator {
         let mut n = 0;
         // The reference tests every cell of a castling.
         let known_check = (!reference).then_some(in_check);
+        let loud_only = core.loud_only;
+        // Asking for loud turns only: whether a quiet turn was found legal (the first quiet
+        // turns are tested until one is; the rest are passed over).
+        let mut quiet_legal = false;
         core.pseudo(rules, pos, own, foes, known_check, quiet, &mut |t| {
+            let quiet_one = loud_only && !t.is_loud();
+            if quiet_one && quiet_legal {
+                return;
+            }
             // Out of check, a turn that leaves every line and leg towards the royal pieces
             // alone (and moves no royal piece, brings none onto the board) cannot expose them:
             // no test needed.
@@ -1610,13 +1737,16 @@ impl Generator {
                         || safety.keeps_royals_safe(rules, pos, t, |_| true)
                 }
             };
-            if legal {
+            if quiet_one {
+                quiet_legal |= legal;
+            } else if legal {
                 f(t);
                 n += 1;
             }
         });
+        core.quiet_legal = quiet_legal;
         n += core.quiet_counted;
-        if n == 0 {
+        if n == 0 && !loud_only {
             let in_check = !self.check.royals_safe(rules, pos, side);
             return Err(no_turn(rules, side, in_check));
         }
@@ -1654,7 +1784,7 @@ impl Generator {
         );
         let (count, any_move) = self.core.pseudo(rules, pos, &own, &foes, None, None, f);
         (self.own, self.foes) = (own, foes);
-        if count == 0 {
+        if count == 0 && !self.core.loud_only {
             return Err(Outcome {
                 winner: Some(side.opponent()),
                 reason: if any_move {
@@ -1878,6 +2008,9 @@ struct Shared<'a> {
     quiet: Option<&'a Sensitive>,
     /// The cell-set programs and the board as sets, for plain pieces counted in sets.
     sets: Option<(&'a bits::BitMoves, BoardSets)>,
+    /// The same for the loud turns only ([`Core::loud_only`]): the pieces' captures and
+    /// changes of kind found in cell sets.
+    loud: Option<(&'a bits::BitMoves, BoardSets)>,
     /// The en-passant cell and the piece that passed over it.
     ep: Option<(Cell, Cell)>,
 }
@@ -1891,13 +2024,22 @@ struct Tally {
 
 /// The board and the sensitive cells as cell sets.
 fn board_sets(q: &Sensitive, own: &[Cell], foes: &[Cell]) -> BoardSets {
+    BoardSets {
+        land: q.land.low128(),
+        vacate: q.vacate.low128(),
+        ..piece_sets(own, foes)
+    }
+}
+
+/// The board as cell sets (no sensitive cells).
+fn piece_sets(own: &[Cell], foes: &[Cell]) -> BoardSets {
     let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
     let enemy = of(foes);
     BoardSets {
         occupied: of(own) | enemy,
         enemy,
-        land: q.land.low128(),
-        vacate: q.vacate.low128(),
+        land: 0,
+        vacate: 0,
     }
 }
 

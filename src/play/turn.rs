@@ -394,6 +394,13 @@ impl<'a> TurnView<'a> {
         self.captures
     }
 
+    /// Whether it captures or changes its piece's kind: the turns a quiescence search
+    /// looks at.
+    #[inline]
+    pub fn is_loud(&self) -> bool {
+        !self.captures.is_empty() || self.promote.is_some()
+    }
+
     /// What its movement does to a stone on the destination.
     #[inline]
     pub fn dest(&self) -> StoneEffect {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::play::{Game, Outcome, Turn, TurnView};
+use crate::play::{Game, Outcome, Turn};
 use crate::rules::EndVerdict;
 
 use super::Budget;
@@ -612,9 +612,7 @@ impl Searcher {
             if stand >= beta {
                 return stand;
             }
-            match game.legal_turns_where(|t: &TurnView<'_>| {
-                !t.captures().is_empty() || t.promote().is_some()
-            }) {
+            match game.loud_turns() {
                 Ok(t) => t,
                 Err(o) => return Self::outcome_score(&o, game, ply),
             }
