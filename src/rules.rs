@@ -1086,7 +1086,8 @@ impl Ruleset {
             pieces.iter().map(|p| &p.attacks),
             i32::try_from(topo.files()).unwrap_or(0),
             i32::try_from(topo.ranks()).unwrap_or(0),
-        );
+        )
+        .with_cell_sets(topo);
         self.derived.bit_moves = if self.stones.is_empty() && self.neutral.is_none() {
             crate::compile::bits::BitMoves::new(
                 links,

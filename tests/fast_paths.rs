@@ -780,3 +780,55 @@ fn loud_turns_find_a_stalemate_whose_quiet_turns_are_all_illegal() {
         assert_eq!(o.winner, winner, "{name}: {o:?}");
     }
 }
+
+/// The reach table's cell sets (per target cell, kind and side, the cells from which a piece
+/// could capture there), read by the attack test on boards of up to 128 cells, hold exactly
+/// the reach maps' answers, in every bundled variant whose board is small enough.
+#[test]
+fn reach_cell_sets_hold_the_reach_maps_answers() {
+    let mut checked = 0;
+    let names = BUNDLED.iter().map(|(n, _)| *n).chain(["cell-sets"]);
+    for name in names {
+        let r = if name == "cell-sets" {
+            cell_sets()
+        } else {
+            rules(name)
+        };
+        let reach = r.attack_reach();
+        let topo = &r.topo;
+        for to in topo.cells() {
+            let Some(row) = reach.from_set_row(to) else {
+                assert!(
+                    topo.len() > 128,
+                    "{name}: no cell sets on {} cells",
+                    topo.len()
+                );
+                continue;
+            };
+            for k in 0..r.pieces.len() {
+                for side in [Side::White, Side::Black] {
+                    for from in topo.cells() {
+                        let kind = PieceKindId::new(k);
+                        let want = reach.could_capture(
+                            kind,
+                            side,
+                            topo.offset_key(from),
+                            topo.offset_key(to),
+                        );
+                        let got = row[2 * k + side.index()] & bit(from) != 0;
+                        assert_eq!(
+                            got,
+                            want,
+                            "{name}: {} from {} to {}",
+                            r.pieces[k].name,
+                            topo.name(from),
+                            topo.name(to)
+                        );
+                    }
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+}

@@ -19,7 +19,7 @@ pub mod zobrist;
 
 use std::fmt::Write as _;
 
-use crate::board::{LinkTable, Side, Topology};
+use crate::board::{Cell, LinkTable, Side, Topology};
 pub use crate::core::Filter;
 use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, OWN0, STONE0};
 use crate::core::names::{edit_distance, suggest};
@@ -248,6 +248,13 @@ pub struct AttackReach {
     base: Vec<u32>,
     /// Added to the target's offset key less the origin's: the bit index in a map.
     center: u32,
+    /// On boards of at most 128 cells, per target cell and then per kind and side
+    /// (`target * 2 * kinds + 2 * kind + side`): the cells from which such a piece could
+    /// capture on the target, as a cell set (every cell where the kind has no map). Empty on
+    /// larger boards.
+    from_sets: Vec<u128>,
+    /// `2 * kinds`: the length of a target's row in `from_sets`.
+    row: usize,
 }
 
 impl AttackReach {
@@ -270,6 +277,67 @@ impl AttackReach {
             }
         }
         t
+    }
+
+    /// The table with its cell sets ([`AttackReach::from_set_row`]) on `topo`, when the board
+    /// has at most 128 cells: each bit is [`AttackReach::could_capture`]'s answer, found from
+    /// the offsets each map holds.
+    #[must_use]
+    pub fn with_cell_sets(mut self, topo: &Topology) -> Self {
+        let n = topo.len();
+        if n > 128 {
+            return self;
+        }
+        let (files, ranks) = (
+            i32::try_from(topo.files()).unwrap_or(0),
+            i32::try_from(topo.ranks()).unwrap_or(0),
+        );
+        let width = 2 * files - 1;
+        let bits = usize::try_from(width * (2 * ranks - 1)).unwrap_or(0);
+        self.row = self.base.len();
+        let mut sets = vec![0u128; n * self.row];
+        for (i, &base) in self.base.iter().enumerate() {
+            // The offsets from a target back to the cells that could capture on it; `None`:
+            // every cell could.
+            let back: Option<Vec<(i8, i8)>> = (base != u32::MAX)
+                .then(|| {
+                    (0..bits)
+                        .filter(|&b| {
+                            let w = self.words[base as usize + b / 64];
+                            w & (1 << (b % 64)) != 0
+                        })
+                        .map(|b| {
+                            let b = i32::try_from(b).ok()?;
+                            let (dr, df) = (b / width - (ranks - 1), b % width - (files - 1));
+                            Some((i8::try_from(-df).ok()?, i8::try_from(-dr).ok()?))
+                        })
+                        .collect()
+                })
+                .flatten();
+            for to in topo.cells() {
+                let set = &mut sets[to.index() * self.row + i];
+                *set = match &back {
+                    None => u128::MAX,
+                    Some(back) => back
+                        .iter()
+                        .filter_map(|&v| topo.offset(to, v))
+                        .fold(0, |m, from| m | 1u128 << from.index()),
+                };
+            }
+        }
+        self.from_sets = sets;
+        self
+    }
+
+    /// For the target cell `to`, per kind and side (`2 * kind + side`), the cells from which
+    /// such a piece could capture on it; `None` on boards above 128 cells.
+    #[inline]
+    pub fn from_set_row(&self, to: Cell) -> Option<&[u128]> {
+        if self.from_sets.is_empty() {
+            return None;
+        }
+        self.from_sets
+            .get(to.index() * self.row..(to.index() + 1) * self.row)
     }
 
     /// Whether a piece of `kind` and `side` could capture from one cell on another at all, by

@@ -187,6 +187,14 @@ impl Core {
         if blast_spares(rules, board, cell, by) {
             return false;
         }
+        // On boards of up to 128 cells: one bit per enemy piece.
+        if let Some(row) = rules.attack_reach().from_set_row(cell) {
+            return among.iter().any(|&c| {
+                matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
+                    && row[2 * k.index() + s.index()] & bits::bit(c) != 0)
+                    && self.vm.captures_cell(rules, board, c, cell)
+            });
+        }
         let to = rules.topo.offset_key(cell);
         among.iter().any(|&c| {
             matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
