@@ -109,8 +109,16 @@ impl<'r> Game<'r> {
     /// All legal turns, or the outcome if the game is over.
     pub fn legal_turns(&mut self) -> Result<Vec<Turn>, Outcome> {
         let mut out = Vec::new();
-        self.turns(|t| out.push(t.to_turn()))?;
+        self.legal_turns_into(&mut out)?;
         Ok(out)
+    }
+
+    /// [`Game::legal_turns`] written into `out` (cleared first), whose allocation a caller
+    /// generating at every node (a search) keeps from one call to the next.
+    pub fn legal_turns_into(&mut self, out: &mut Vec<Turn>) -> Result<(), Outcome> {
+        out.clear();
+        self.turns(|t| out.push(t.to_turn()))?;
+        Ok(())
     }
 
     /// The legal turns that `keep` accepts (the others are never built: a search's quiescence
@@ -132,18 +140,32 @@ impl<'r> Game<'r> {
     /// [`Game::legal_turns`] filtered (perhaps in another order), the others neither generated
     /// where the rules allow it nor tested. The outcome when the game is over.
     pub fn loud_turns(&mut self) -> Result<Vec<Turn>, Outcome> {
+        let mut out = Vec::new();
+        self.loud_turns_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`Game::loud_turns`] written into `out` (cleared first; see
+    /// [`Game::legal_turns_into`]).
+    pub fn loud_turns_into(&mut self, out: &mut Vec<Turn>) -> Result<(), Outcome> {
+        out.clear();
         let rules = self.rules;
         // A repetition that makes turns illegal filters every turn: the general route.
         if rules
             .repetition
             .is_some_and(|r| r.verdict == EndVerdict::Illegal)
         {
-            return self.legal_turns_where(|t: &TurnView<'_>| t.is_loud());
+            return self
+                .turns(|t| {
+                    if t.is_loud() {
+                        out.push(t.to_turn());
+                    }
+                })
+                .map(drop);
         }
         if let Some(o) = self.repetition_end() {
             return Err(o);
         }
-        let mut out = Vec::new();
         let (_, more) = self
             .generator
             .loud_turns(rules, &self.pos, |t| out.push(t.to_turn()))?;
@@ -155,7 +177,7 @@ impl<'r> Game<'r> {
         {
             return Err(o);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// All legal turns found the slow, general way: every turn by the rules of movement is

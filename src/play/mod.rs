@@ -24,4 +24,4 @@ pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
 pub use placement::{PlaceEffect, placement, placements};
 pub use refusal::{DropRefusal, Refusal, Request};
-pub use turn::{Then, Turn, TurnView};
+pub use turn::{Captures, Then, Turn, TurnView};

@@ -19,6 +19,10 @@ pub enum Then {
     Remove(Cell),
 }
 
+/// The cells whose pieces a turn captures: up to eight held inline (a turn captures one or
+/// none nearly always), more on the heap.
+pub type Captures = smallvec::SmallVec<[Cell; 8]>;
+
 /// One legal turn. Each kind of turn carries what it needs and nothing else, so a turn that
 /// cannot happen (a drop that captures, a pass that moves, a castling that places stones)
 /// cannot be written.
@@ -33,7 +37,7 @@ pub enum Turn {
         /// Its destination.
         to: Cell,
         /// Cells whose pieces it captures, sorted.
-        captures: Vec<Cell>,
+        captures: Captures,
         /// What it does to a stone on the destination.
         dest: StoneEffect,
         /// The kind it becomes on arrival.
@@ -465,7 +469,7 @@ impl<'a> TurnView<'a> {
             (Some(to), None) => Turn::Move {
                 from: self.from,
                 to,
-                captures: self.captures.to_vec(),
+                captures: Captures::from_slice(self.captures),
                 dest: self.dest,
                 promote: self.promote,
                 then: match self.remove {
@@ -523,7 +527,7 @@ mod tests {
         Turn::Move {
             from: c(1),
             to: c(to),
-            captures: Vec::new(),
+            captures: Captures::new(),
             dest: StoneEffect::None,
             promote: None,
             then,
@@ -535,7 +539,7 @@ mod tests {
         let capture = Turn::Move {
             from: c(1),
             to: c(2),
-            captures: vec![c(2), c(5)],
+            captures: Captures::from_slice(&[c(2), c(5)]),
             dest: StoneEffect::None,
             promote: None,
             then: Then::Place(vec![(StoneKindId::new(0), c(7))]),
@@ -558,7 +562,7 @@ mod tests {
             Turn::Move {
                 from: c(1),
                 to: c(9),
-                captures: vec![c(4), c(9)],
+                captures: Captures::from_slice(&[c(4), c(9)]),
                 dest: StoneEffect::None,
                 promote: Some(k),
                 then: Then::Nothing,

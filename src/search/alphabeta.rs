@@ -126,6 +126,9 @@ pub struct Searcher {
     table: Vec<Entry>,
     mask: usize,
     killers: Vec<[u64; 2]>,
+    /// Per ply: the turn list and the ordering of the node searched there, kept so that their
+    /// allocations serve every node of that ply.
+    lists: Vec<(Vec<Turn>, SearchOrder)>,
     /// Per (from, to) cell pair: how often a quiet turn refuted the others.
     history: Vec<i32>,
     cells: usize,
@@ -140,6 +143,9 @@ pub struct Searcher {
     /// Depth reached by the last completed iteration.
     pub depth: u32,
 }
+
+/// A node's turns in the order they are searched: (ordering key, index in the turn list).
+type SearchOrder = Vec<(i64, usize)>;
 
 /// A turn's identity across positions: cells, promotion, castling and stones.
 fn fingerprint(t: &Turn) -> u64 {
@@ -187,6 +193,7 @@ impl Searcher {
             table: vec![Entry::default(); 1 << bits],
             mask: (1 << bits) - 1,
             killers: vec![[0; 2]; MAX_PLY as usize + MAX_QDEPTH as usize + 2],
+            lists: vec![(Vec::new(), Vec::new()); MAX_PLY as usize + MAX_QDEPTH as usize + 2],
             history: Vec::new(),
             cells: 0,
             nodes: 0,
@@ -496,72 +503,77 @@ impl Searcher {
                 }
             }
         }
-        let turns = match game.legal_turns() {
-            Ok(t) => t,
-            Err(o) => return Self::outcome_score(&o, game, ply),
-        };
-        let in_check = check.unwrap_or_else(|| Self::gives_check(game));
-        let order = self.order(game, &turns, tt_best, ply);
-        let start_alpha = alpha;
-        let mut best_score = -INF;
-        let mut best = 0u64;
-        for (n, &i) in order.iter().enumerate() {
-            let t = &turns[i];
-            let quiet = is_quiet(t);
-            game.play(t);
-            let check = Self::gives_check(game);
-            let ext = u32::from(check && ply < MAX_PLY / 2);
-            let known = Some(check);
-            let mut s;
-            if n == 0 {
-                s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
-            } else {
-                // Late quiet turns are searched less deep first.
-                let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
-                    if n >= 10 { 2 } else { 1 }
-                } else {
-                    0
-                };
-                let d = (depth - 1 + ext).saturating_sub(reduce);
-                s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1, known);
-                if s > alpha && reduce > 0 && !self.stopped {
-                    s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, known);
-                }
-                if s > alpha && s < beta && !self.stopped {
+        // The ply's lists, taken out of the searcher while its node is searched.
+        let (mut turns, mut order) = std::mem::take(&mut self.lists[ply as usize]);
+        let s = 'node: {
+            if let Err(o) = game.legal_turns_into(&mut turns) {
+                break 'node Self::outcome_score(&o, game, ply);
+            }
+            let in_check = check.unwrap_or_else(|| Self::gives_check(game));
+            self.order(game, &turns, tt_best, ply, &mut order);
+            let start_alpha = alpha;
+            let mut best_score = -INF;
+            let mut best = 0u64;
+            for (n, &(_, i)) in order.iter().enumerate() {
+                let t = &turns[i];
+                let quiet = is_quiet(t);
+                game.play(t);
+                let check = Self::gives_check(game);
+                let ext = u32::from(check && ply < MAX_PLY / 2);
+                let known = Some(check);
+                let mut s;
+                if n == 0 {
                     s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
+                } else {
+                    // Late quiet turns are searched less deep first.
+                    let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
+                        if n >= 10 { 2 } else { 1 }
+                    } else {
+                        0
+                    };
+                    let d = (depth - 1 + ext).saturating_sub(reduce);
+                    s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1, known);
+                    if s > alpha && reduce > 0 && !self.stopped {
+                        s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, known);
+                    }
+                    if s > alpha && s < beta && !self.stopped {
+                        s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
+                    }
+                }
+                game.undo();
+                if self.stopped {
+                    break 'node 0;
+                }
+                if s > best_score {
+                    best_score = s;
+                    best = fingerprint(t);
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+                if alpha >= beta {
+                    if quiet {
+                        self.remember_cutoff(t, depth, ply);
+                    }
+                    break;
                 }
             }
-            game.undo();
-            if self.stopped {
-                return 0;
-            }
-            if s > best_score {
-                best_score = s;
-                best = fingerprint(t);
-            }
-            if s > alpha {
-                alpha = s;
-            }
-            if alpha >= beta {
-                if quiet {
-                    self.remember_cutoff(t, depth, ply);
-                }
-                break;
-            }
-        }
-        let bound = if best_score <= start_alpha {
-            2
-        } else {
-            u8::from(best_score >= beta)
+            let bound = if best_score <= start_alpha {
+                2
+            } else {
+                u8::from(best_score >= beta)
+            };
+            self.table[slot] = Entry {
+                key,
+                depth: u8::try_from(depth).unwrap_or(u8::MAX),
+                bound,
+                score: Self::to_table(best_score, ply),
+                best,
+            };
+            best_score
         };
-        self.table[slot] = Entry {
-            key,
-            depth: u8::try_from(depth).unwrap_or(u8::MAX),
-            bound,
-            score: Self::to_table(best_score, ply),
-            best,
-        };
-        best_score
+        self.lists[ply as usize] = (turns, order);
+        s
     }
 
     fn remember_cutoff(&mut self, t: &Turn, depth: u32, ply: u32) {
@@ -603,45 +615,48 @@ impl Searcher {
             return stand;
         }
         let in_check = check.unwrap_or_else(|| Self::gives_check(game));
-        let turns = if in_check {
-            match game.legal_turns() {
-                Ok(t) => t,
-                Err(o) => return Self::outcome_score(&o, game, ply),
-            }
-        } else {
-            if stand >= beta {
-                return stand;
-            }
-            match game.loud_turns() {
-                Ok(t) => t,
-                Err(o) => return Self::outcome_score(&o, game, ply),
-            }
-        };
-        let mut best = if in_check { -INF } else { stand };
-        alpha = alpha.max(best);
-        let order = self.order(game, &turns, 0, ply);
-        for i in order {
-            let t = &turns[i];
-            if !in_check && stand + self.gain(game, t) + 200 < alpha {
-                continue;
-            }
-            game.play(t);
-            let s = -self.quiescence(game, -beta, -alpha, ply + 1, qdepth + 1, None);
-            game.undo();
-            if self.stopped {
-                return 0;
-            }
-            if s > best {
-                best = s;
-            }
-            if s > alpha {
-                alpha = s;
-            }
-            if alpha >= beta {
-                break;
-            }
+        if !in_check && stand >= beta {
+            return stand;
         }
-        best
+        // The ply's lists, taken out of the searcher while its node is searched.
+        let (mut turns, mut order) = std::mem::take(&mut self.lists[ply as usize]);
+        let s = 'node: {
+            let generated = if in_check {
+                game.legal_turns_into(&mut turns)
+            } else {
+                game.loud_turns_into(&mut turns)
+            };
+            if let Err(o) = generated {
+                break 'node Self::outcome_score(&o, game, ply);
+            }
+            let mut best = if in_check { -INF } else { stand };
+            alpha = alpha.max(best);
+            self.order(game, &turns, 0, ply, &mut order);
+            for &(_, i) in &order {
+                let t = &turns[i];
+                if !in_check && stand + self.gain(game, t) + 200 < alpha {
+                    continue;
+                }
+                game.play(t);
+                let s = -self.quiescence(game, -beta, -alpha, ply + 1, qdepth + 1, None);
+                game.undo();
+                if self.stopped {
+                    break 'node 0;
+                }
+                if s > best {
+                    best = s;
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+            best
+        };
+        self.lists[ply as usize] = (turns, order);
+        s
     }
 
     /// The material a turn wins: what it captures and what its change of kind adds.
@@ -664,36 +679,33 @@ impl Searcher {
     /// The table's turn first; then captures and changes of kind by what they win, the most
     /// valuable victim by the least valuable attacker first; then killer turns; then quiet
     /// turns by their history.
-    fn order(&self, game: &Game<'_>, turns: &[Turn], tt: u64, ply: u32) -> Vec<usize> {
+    fn order(&self, game: &Game<'_>, turns: &[Turn], tt: u64, ply: u32, keyed: &mut SearchOrder) {
         let pos = game.pos();
         let killers = self.killers[ply as usize];
-        let mut keyed: Vec<(i64, usize)> = turns
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let f = fingerprint(t);
-                let key: i64 = if tt != 0 && f == tt {
-                    i64::MAX
-                } else if !is_quiet(t) {
-                    let attacker = pos
-                        .at(t.from())
-                        .as_piece()
-                        .map_or(0, |(_, k)| self.eval.value(k));
-                    (1 << 40) + i64::from(self.gain(game, t)) * 64 - i64::from(attacker) / 16
-                } else if f == killers[0] {
-                    1 << 35
-                } else if f == killers[1] {
-                    (1 << 35) - 1
-                } else {
-                    t.to().map_or(0, |to| {
-                        let h = self.history.get(t.from().index() * self.cells + to.index());
-                        i64::from(h.copied().unwrap_or(0))
-                    })
-                };
-                (key, i)
-            })
-            .collect();
-        keyed.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
-        keyed.into_iter().map(|(_, i)| i).collect()
+        keyed.clear();
+        keyed.extend(turns.iter().enumerate().map(|(i, t)| {
+            let f = fingerprint(t);
+            let key: i64 = if tt != 0 && f == tt {
+                i64::MAX
+            } else if !is_quiet(t) {
+                let attacker = pos
+                    .at(t.from())
+                    .as_piece()
+                    .map_or(0, |(_, k)| self.eval.value(k));
+                (1 << 40) + i64::from(self.gain(game, t)) * 64 - i64::from(attacker) / 16
+            } else if f == killers[0] {
+                1 << 35
+            } else if f == killers[1] {
+                (1 << 35) - 1
+            } else {
+                t.to().map_or(0, |to| {
+                    let h = self.history.get(t.from().index() * self.cells + to.index());
+                    i64::from(h.copied().unwrap_or(0))
+                })
+            };
+            (key, i)
+        }));
+        // The indices are distinct: an unstable sort gives the one order.
+        keyed.sort_unstable_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
     }
 }
