@@ -47,6 +47,34 @@ pub struct Generator {
     their_royals: Vec<Cell>,
     /// The enemy pieces' cells for [`Generator::royals_safe`].
     enemies: Vec<Cell>,
+    /// On boards with cell sets: per piece kind, the cells of `foes` holding one (empty
+    /// otherwise); and the kinds among `foes` (bit per kind).
+    foe_sets: Vec<u128>,
+    foe_kinds: u64,
+}
+
+/// The pieces of one side a test asks about attacks: their cells, and (where the census found
+/// them, on a board with cell sets) the kinds present, bit per kind, with each kind's cells as
+/// a set.
+#[derive(Debug, Clone, Copy)]
+struct Among<'a> {
+    cells: &'a [Cell],
+    kinds: Option<(u64, &'a [u128])>,
+}
+
+impl<'a> Among<'a> {
+    /// Just these cells.
+    fn cells(cells: &'a [Cell]) -> Among<'a> {
+        Among { cells, kinds: None }
+    }
+
+    /// The census's enemy pieces.
+    fn foes(cells: &'a [Cell], sets: &'a [u128], kinds: u64) -> Among<'a> {
+        Among {
+            cells,
+            kinds: (!sets.is_empty()).then_some((kinds, sets)),
+        }
+    }
 }
 
 /// What [`Generator::census`] finds besides its lists.
@@ -166,7 +194,7 @@ impl Core {
         pos: &Position,
         cell: Cell,
         by: Side,
-        among: &[Cell],
+        among: Among<'_>,
     ) -> bool {
         if pos.at(cell).is_empty() {
             return self.attacked(rules, pos, cell, by);
@@ -182,21 +210,43 @@ impl Core {
         board: &Position,
         cell: Cell,
         by: Side,
-        among: &[Cell],
+        among: Among<'_>,
     ) -> bool {
         if blast_spares(rules, board, cell, by) {
             return false;
         }
         // On boards of up to 128 cells: one bit per enemy piece.
         if let Some(row) = rules.attack_reach().from_set_row(cell) {
-            return among.iter().any(|&c| {
+            if let Some((mut kinds, sets)) = among.kinds {
+                // Per kind present, its cells that could reach: a set operation per kind.
+                // Pieces of `by` are only taken off the board by the other side's turns, never
+                // changed into another kind, so a cell of the set holds that kind or none.
+                let mut from = 0u128;
+                while kinds != 0 {
+                    let k = kinds.trailing_zeros() as usize;
+                    kinds &= kinds - 1;
+                    from |= row[2 * k + by.index()] & sets[k];
+                }
+                while from != 0 {
+                    let c = Cell::new(from.trailing_zeros() as usize);
+                    from &= from - 1;
+                    if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
+                        && row[2 * k.index() + s.index()] & bits::bit(c) != 0)
+                        && self.vm.captures_cell(rules, board, c, cell)
+                    {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            return among.cells.iter().any(|&c| {
                 matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                     && row[2 * k.index() + s.index()] & bits::bit(c) != 0)
                     && self.vm.captures_cell(rules, board, c, cell)
             });
         }
         let to = rules.topo.offset_key(cell);
-        among.iter().any(|&c| {
+        among.cells.iter().any(|&c| {
             matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                 && rules.attack_reach().could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, board, c, cell)
@@ -214,7 +264,7 @@ impl Core {
         cells: &[Cell],
         known: Option<Cell>,
         by: Side,
-        among: &[Cell],
+        among: Among<'_>,
     ) -> bool {
         let mut probe = std::mem::take(&mut self.scratch);
         let mut copied = false;
@@ -247,7 +297,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         side: Side,
-        among: &[Cell],
+        among: Among<'_>,
     ) -> bool {
         rules.topo.cells().all(|c| {
             !matches!(pos.at(c).as_piece(), Some((s, k)) if s == side && rules.is_royal(k))
@@ -281,7 +331,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         own: &[Cell],
-        foes: &[Cell],
+        foes: Among<'_>,
         in_check: Option<bool>,
         quiet: Option<&Sensitive>,
         f: &mut impl FnMut(&TurnView<'_>),
@@ -302,13 +352,13 @@ impl Core {
             // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
             sets: match (quiet, rules.bit_moves()) {
                 (Some(q), Some(b)) if self.vm.plain_allowed() => {
-                    Some((b, board_sets(q, own, foes)))
+                    Some((b, board_sets(q, own, foes.cells)))
                 }
                 _ => None,
             },
             loud: match rules.bit_moves() {
                 Some(b) if self.loud_only && rules.stones.is_empty() && self.vm.plain_allowed() => {
-                    Some((b, piece_sets(own, foes)))
+                    Some((b, piece_sets(own, foes.cells)))
                 }
                 _ => None,
             },
@@ -628,7 +678,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         in_check: Option<bool>,
-        foes: &[Cell],
+        foes: Among<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let side = pos.side;
@@ -1425,8 +1475,11 @@ impl Generator {
                 check,
                 royals,
                 foes,
+                foe_sets,
+                foe_kinds,
                 ..
             } = self;
+            let foes = Among::foes(foes, foe_sets, *foe_kinds);
             return royals
                 .iter()
                 .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
@@ -1439,7 +1492,9 @@ impl Generator {
                 .cells()
                 .filter(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s != side)),
         );
-        let safe = self.check.royals_safe_among(rules, pos, side, &enemies);
+        let safe = self
+            .check
+            .royals_safe_among(rules, pos, side, Among::cells(&enemies));
         self.enemies = enemies;
         safe
     }
@@ -1618,12 +1673,22 @@ impl Generator {
         own.truncate(n_own);
         royals.truncate(n_royals);
         foes.truncate(n_foes);
+        // Each enemy kind's cells as a set, where the reach table has cell sets.
+        let sets = &mut self.foe_sets;
+        sets.clear();
+        if rules.attack_reach().from_set_row(Cell::new(0)).is_some() {
+            sets.resize(rules.pieces.len(), 0);
+        }
         for &c in foes.iter() {
             if let Some((_, k)) = pos.at(c).as_piece() {
                 // Kinds are fewer than 32.
                 census.enemy_kinds |= 1 << k.index();
+                if let Some(set) = sets.get_mut(k.index()) {
+                    *set |= bits::bit(c);
+                }
             }
         }
+        self.foe_kinds = census.enemy_kinds;
         let by = |bits: u8| BySide::new(bits & PIECE_WHITE != 0, bits & PIECE_BLACK != 0);
         census.royal_sides = by(royal_seen);
         census.pieces = by(seen);
@@ -1671,10 +1736,13 @@ impl Generator {
             given,
             their_royals,
             enemies: _,
+            foe_sets,
+            foe_kinds,
         } = self;
+        let among = Among::foes(foes, foe_sets, *foe_kinds);
         let in_check = !royals
             .iter()
-            .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
+            .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), among));
         // Neutral pieces that give check are found only by the general test: every turn is
         // played and tested (the shortcuts know only the sides' own pieces).
         let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
@@ -1706,7 +1774,7 @@ impl Generator {
             synced: false,
             undo,
             royals,
-            foes,
+            foes: among,
             own,
             reference,
         };
@@ -1717,7 +1785,7 @@ impl Generator {
         // Asking for loud turns only: whether a quiet turn was found legal (the first quiet
         // turns are tested until one is; the rest are passed over).
         let mut quiet_legal = false;
-        core.pseudo(rules, pos, own, foes, known_check, quiet, &mut |t| {
+        core.pseudo(rules, pos, own, among, known_check, quiet, &mut |t| {
             let quiet_one = loud_only && !t.is_loud();
             if quiet_one && quiet_legal {
                 return;
@@ -1790,7 +1858,9 @@ impl Generator {
             std::mem::take(&mut self.own),
             std::mem::take(&mut self.foes),
         );
-        let (count, any_move) = self.core.pseudo(rules, pos, &own, &foes, None, None, f);
+        let (count, any_move) =
+            self.core
+                .pseudo(rules, pos, &own, Among::cells(&foes), None, None, f);
         (self.own, self.foes) = (own, foes);
         if count == 0 && !self.core.loud_only {
             return Err(Outcome {
@@ -1819,7 +1889,7 @@ struct Safety<'a> {
     /// The mover's royal pieces' cells before the turn.
     royals: &'a [Cell],
     /// The enemy pieces' cells before the turn.
-    foes: &'a [Cell],
+    foes: Among<'a>,
     /// The mover's pieces' cells before the turn.
     own: &'a [Cell],
     /// Test by the general route only (no shortcut): the reference the others are checked
@@ -1912,6 +1982,7 @@ impl Safety<'_> {
             let gone = if moved {
                 !self
                     .foes
+                    .cells
                     .iter()
                     .any(|&c| royal_of(&after.at(c), side.opponent()))
             } else {
@@ -1963,10 +2034,10 @@ impl Safety<'_> {
         let enemy = mover.opponent();
         match t.to() {
             // The enemy's royal pieces stand where they stood, among its pieces.
-            Some(to) if moved_only && t.castle().is_none() => foes.iter().all(|&c| {
+            Some(to) if moved_only && t.castle().is_none() => foes.cells.iter().all(|&c| {
                 !matches!(after.at(c).as_piece(), Some((s, k)) if s == enemy && rules.is_royal(k))
-                    || !(check.attacked_forward(rules, after, c, mover, own)
-                        || check.attacked_forward(rules, after, c, mover, &[to]))
+                    || !(check.attacked_forward(rules, after, c, mover, Among::cells(own))
+                        || check.attacked_forward(rules, after, c, mover, Among::cells(&[to])))
             }),
             _ => check.royals_safe(rules, after, enemy),
         }
@@ -2353,7 +2424,7 @@ impl Sensitive {
         });
         their_royals
             .iter()
-            .all(|&c| !check.attacked_forward(rules, pos, c, side, own))
+            .all(|&c| !check.attacked_forward(rules, pos, c, side, Among::cells(own)))
             && self.compute(rules, pos, side.opponent(), their_royals, own_kinds, true)
     }
 
