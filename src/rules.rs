@@ -774,6 +774,10 @@ pub struct Derived {
     has_reserve: bool,
     /// Stone kinds any piece collects by landing.
     collectable: Filter,
+    /// Per cell: the castling rights (bit per right) a turn ends by moving from, landing on,
+    /// capturing on or blasting this cell: the declared king cells of castlings that are not
+    /// free, and every castling's partner cells.
+    castling_touch: Vec<u32>,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -1127,6 +1131,27 @@ impl Ruleset {
         );
         self.derived.allowed = self.placement_table();
         self.derived.allowed_kinds = self.allowed_masks();
+        let mut touch = vec![0u32; topo.len()];
+        for c in &self.castlings {
+            let cells = c.partners.iter().map(|&(a, _)| a);
+            for cell in cells.chain(c.free.is_none().then_some(c.king.0)) {
+                // The loader refuses more than 32 castling rights.
+                touch[cell.index()] |= 1 << c.right;
+            }
+        }
+        self.derived.castling_touch = touch;
+    }
+
+    /// The castling rights a turn ends by touching `cell` (moving from or to it, capturing or
+    /// blasting its piece); free castlings' kings are not counted (they end their rights by
+    /// whichever cell they move from).
+    #[inline]
+    pub fn castling_touch(&self, cell: Cell) -> u32 {
+        self.derived
+            .castling_touch
+            .get(cell.index())
+            .copied()
+            .unwrap_or(0)
     }
 
     /// For each side and stone kind, the cells the placement rules allow (what

@@ -259,33 +259,33 @@ fn end_castling_rights(
         return;
     }
     let side = pos.side;
+    let touch = |cell: Cell| rules.castling_touch(cell);
+    let mut ended = touch(t.from())
+        | t.to().map_or(0, touch)
+        | t.captures().iter().fold(0, |a, &c| a | touch(c));
     // An exploding capture (`[blast]`) touches the cells it empties around its destination.
-    let blast_at = t
+    if let Some(to) = t
         .to()
-        .filter(|_| rules.blast.is_some() && !t.captures().is_empty());
-    let blasted = |cell: Cell| blast_at.is_some_and(|to| blasted_cell(rules, pos, to, cell));
-    let touched = |cell: Cell| {
-        t.from() == cell || t.to() == Some(cell) || t.captures().contains(&cell) || blasted(cell)
-    };
-    let mut ended = 0u32;
-    for c in &rules.castlings {
-        // A free castling's king is wherever the royal piece stands: any move of it ends the
-        // rights of its side.
-        let king_moved = match c.free {
-            None => touched(c.king.0),
-            Some(_) => mover.is_some_and(|k| rules.castles_as_king(c, k)) && side == c.side,
-        };
-        if king_moved || c.partners.iter().any(|&(a, _)| touched(a)) {
+        .filter(|_| rules.blast.is_some() && !t.captures().is_empty())
+    {
+        for cell in rules.blast_around(to) {
+            if pos.at(cell).is_empty() {
+                ended |= touch(cell);
+            }
+        }
+    }
+    // A free castling's king is wherever the royal piece stands: any move of it ends the
+    // rights of its side.
+    for c in rules
+        .castlings
+        .iter()
+        .filter(|c| c.free.is_some() && c.side == side)
+    {
+        if mover.is_some_and(|k| rules.castles_as_king(c, k)) {
             ended |= 1 << c.right;
         }
     }
     pos.castling &= !ended;
-}
-
-/// Whether an explosion on `to` emptied `cell` (kept out of line: most turns explode nothing).
-#[inline(never)]
-fn blasted_cell(rules: &Ruleset, pos: &Position, to: Cell, cell: Cell) -> bool {
-    pos.at(cell).is_empty() && rules.blast_around(to).any(|c| c == cell)
 }
 
 /// Everything needed to take a turn (or a movement) back: the cells it changed, with what
