@@ -428,9 +428,10 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
 }
 
 /// Polls the watched file; a new text (even one that does not load: the page shows why)
-/// becomes a new version.
+/// becomes a new version once two polls in a row read it (see [`settled`]).
 async fn watch(state: Shared) {
     let mut tick = tokio::time::interval(WATCH_EVERY);
+    let mut pending = None;
     loop {
         tick.tick().await;
         let Some(path) = state
@@ -455,12 +456,29 @@ async fn watch(state: Shared) {
             .write()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(w) = w.as_mut()
-            && w.source != text
+            && let Some(text) = settled(&mut pending, &w.source, text)
         {
             w.source = text;
             w.version += 1;
         }
     }
+}
+
+/// Whether a text read from the watched file is to be published: only when it differs from
+/// `current` and the poll before read the same (`pending` keeps that read). An editor or a
+/// plain write empties the file before it writes the new text: a poll between the two would
+/// otherwise publish an empty or cut-off file as a version of its own.
+fn settled(pending: &mut Option<String>, current: &str, read: String) -> Option<String> {
+    if read == current {
+        *pending = None;
+        return None;
+    }
+    if pending.as_deref() == Some(read.as_str()) {
+        *pending = None;
+        return Some(read);
+    }
+    *pending = Some(read);
+    None
 }
 
 /// Sets a [`Stop`] when dropped: when the request's future is dropped because its client left,
@@ -888,4 +906,34 @@ async fn export(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
         text,
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settled;
+
+    #[test]
+    fn a_watched_text_is_published_once_two_polls_read_it() {
+        let mut pending = None;
+        // The file as the server holds it: nothing to publish.
+        assert_eq!(settled(&mut pending, "old", "old".into()), None);
+        // Caught between emptying and writing: held back, then the full text read twice.
+        assert_eq!(settled(&mut pending, "old", String::new()), None);
+        assert_eq!(settled(&mut pending, "old", "new".into()), None);
+        assert_eq!(
+            settled(&mut pending, "old", "new".into()),
+            Some("new".into())
+        );
+        assert_eq!(pending, None);
+        // A change undone before a second poll read it is never published.
+        assert_eq!(settled(&mut pending, "new", "newer".into()), None);
+        assert_eq!(settled(&mut pending, "new", "new".into()), None);
+        assert_eq!(settled(&mut pending, "new", "newer".into()), None);
+        // An empty file that stays empty is a version like any other.
+        assert_eq!(settled(&mut pending, "new", String::new()), None);
+        assert_eq!(
+            settled(&mut pending, "new", String::new()),
+            Some(String::new())
+        );
+    }
 }
