@@ -84,6 +84,12 @@ impl CellSet {
         w(0) | (w(1) << 64)
     }
 
+    /// The set's 64-bit words, cell `i` at bit `i % 64` of word `i / 64`.
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
     /// Whether the cell is in the set.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {

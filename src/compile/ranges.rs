@@ -182,6 +182,12 @@ pub struct RangeBoard {
 }
 
 impl RangeBoard {
+    /// The empty cells (filter 0), once filled.
+    #[inline]
+    pub fn empty(&self) -> Wide {
+        self.ok.first().copied().unwrap_or(Wide::EMPTY)
+    }
+
     /// Reads `cells` as `side` sees them, for the filters of `ranges`: the cells of each
     /// occupant's filter bit first, then each filter's cells as the union of its bits' cells.
     pub fn fill(&mut self, ranges: &BitRanges, cells: &[Occupant], side: Side) {

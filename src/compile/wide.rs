@@ -25,6 +25,17 @@ impl Wide {
         Wide(w)
     }
 
+    /// The set of the cells of `words` (cell `i` at bit `i % 64` of word `i / 64`, as in
+    /// [`crate::board::CellSet`]); words past the fourth are dropped.
+    #[inline]
+    pub fn from_words(words: &[u64]) -> Wide {
+        let mut w = [0u64; 4];
+        for (to, &from) in w.iter_mut().zip(words) {
+            *to = from;
+        }
+        Wide(w)
+    }
+
     /// The set of cells `0..n` (`n` at most [`WIDE_CELLS`]).
     pub fn first(n: usize) -> Wide {
         let mut w = [0u64; 4];

@@ -131,6 +131,15 @@ struct Core {
     asked: Vec<u8>,
     /// `planes`, `ask`, `range_board` and `asked` hold this generation's position.
     planed: bool,
+    /// For pieces that place two stones, counted in cell sets: the empty cells whose singles
+    /// are known (in `planes`: its weight is the number of kinds allowed there in hand, every
+    /// pair of them valid on the cell), per stone kind in hand its group (see [`StoneCount`])
+    /// and the cells of `open` where it may be placed, and the stones whose singles are known
+    /// (asked cell by cell: they explode). Filled after `planes` when first needed (`grouped`).
+    open: Wide,
+    groups: Vec<(u8, Wide)>,
+    stony: Wide,
+    grouped: bool,
     /// Moves of a plain piece to be played out (not counted as quiet): destination, whether
     /// it captures there, what it does to a stone there.
     loud: Vec<(Cell, bool, StoneEffect)>,
@@ -344,6 +353,7 @@ impl Core {
         );
         self.weighed = false;
         self.planed = false;
+        self.grouped = false;
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
         }
@@ -912,39 +922,53 @@ impl Core {
             return None;
         }
         if !self.planed {
-            if !self.weighed {
-                weigh(rules, pos, &mut self.weights);
-                self.weighed = true;
-            }
-            self.planes.clear();
-            self.ask = Wide::EMPTY;
-            for (i, &w) in self.weights.iter().enumerate() {
-                let c = Cell::new(i);
-                if w == WEIGH {
-                    self.ask.insert(c);
-                    continue;
-                }
-                let bits = (u8::BITS - w.leading_zeros()) as usize;
-                if self.planes.len() < bits {
-                    self.planes.resize(bits, Wide::EMPTY);
-                }
-                for (k, plane) in self.planes.iter_mut().enumerate() {
-                    if w >> k & 1 != 0 {
-                        plane.insert(c);
-                    }
-                }
-            }
-            self.range_board.fill(table, &pos.cells, side);
-            self.asked.clear();
-            self.asked
-                .resize(rules.pieces.len() * pos.cells.len(), WEIGH);
-            self.planed = true;
+            self.plane(rules, pos, table);
         }
         let mut range = table.range(prog, &rules.links, &self.range_board, at, vacated, |g| {
             rules.regions[g.index()].cells[side].contains(at)
         });
         let moved = vacated != at;
         let piece = &rules.pieces[now.index()];
+        if piece.stones_per_turn >= 2 && piece.removes.is_empty() {
+            // Two stones: the group sizes and the pairs of one cell read from the sets, the
+            // cell just left read as empty, the cells of `ask` asked one by one.
+            if !self.grouped {
+                self.group(rules, pos);
+                self.grouped = true;
+            }
+            let mut count = StoneCount::new(&pos.supplies[side], rules.turn.explosions);
+            if moved && range.has(vacated) {
+                range.remove(vacated);
+                if pos.taboo != Some(vacated)
+                    && let Some(allowed) = rules.allowed_mask(side, vacated)
+                {
+                    count.add_empty(allowed & in_supply(pos));
+                }
+            }
+            let open = range & self.open;
+            for &(g, cells) in &self.groups {
+                let n = (open & cells).len();
+                count.size[usize::from(g)] += n;
+                count.singles += n as usize;
+            }
+            // The pairs on one empty cell of weight w: w (w - 1) / 2, with w = sum of 2^j b_j
+            // over its bits b_j (in `planes`): sum of (4^j - 2^j) / 2 b_j, plus 2^(j + k)
+            // b_j b_k for each j < k.
+            for (j, &pj) in self.planes.iter().enumerate() {
+                let on = open & pj;
+                if on.is_empty() {
+                    continue;
+                }
+                count.same_cell += (on.len() as usize) * (((1usize << (2 * j)) - (1 << j)) / 2);
+                for (k, &pk) in self.planes.iter().enumerate().skip(j + 1) {
+                    count.same_cell += ((on & pk).len() as usize) << (j + k);
+                }
+            }
+            for c in (range & (self.ask | self.stony)).cells() {
+                count.ask(rules, pos, now, c);
+            }
+            return Some(count.singles + count.pairs());
+        }
         if piece.stones_per_turn == 1 && piece.removes.is_empty() {
             // One stone: the sum of the weights over the range, the cell just left weighed as
             // empty.
@@ -984,6 +1008,67 @@ impl Core {
         self.range.clear();
         self.range.extend(range.cells());
         Some(self.count_actions(rules, pos, now, moved.then_some(vacated)))
+    }
+
+    /// Fills `planes`, `ask`, `range_board` and `asked` for `pos` (see their fields).
+    fn plane(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        table: &crate::compile::ranges::BitRanges,
+    ) {
+        let side = pos.side;
+        if !self.weighed {
+            weigh(rules, pos, &mut self.weights);
+            self.weighed = true;
+        }
+        self.planes.clear();
+        self.ask = Wide::EMPTY;
+        for (i, &w) in self.weights.iter().enumerate() {
+            let c = Cell::new(i);
+            if w == WEIGH {
+                self.ask.insert(c);
+                continue;
+            }
+            let bits = (u8::BITS - w.leading_zeros()) as usize;
+            if self.planes.len() < bits {
+                self.planes.resize(bits, Wide::EMPTY);
+            }
+            for (k, plane) in self.planes.iter_mut().enumerate() {
+                if w >> k & 1 != 0 {
+                    plane.insert(c);
+                }
+            }
+        }
+        self.range_board.fill(table, &pos.cells, side);
+        self.asked.clear();
+        self.asked
+            .resize(rules.pieces.len() * pos.cells.len(), WEIGH);
+        self.planed = true;
+    }
+
+    /// Fills `groups`, `open` and `stony` for `pos` (see their fields), from `planes` and the
+    /// range board (filled).
+    fn group(&mut self, rules: &Ruleset, pos: &Position) {
+        let side = pos.side;
+        let weighed = self.planes.iter().fold(Wide::EMPTY, |m, &p| m | p);
+        let empty = self.range_board.empty();
+        self.open = weighed & empty;
+        self.stony = weighed.without(empty);
+        self.groups.clear();
+        let kinds = rules.stones.len();
+        let allowed = rules.allowed();
+        for (k, &n) in pos.supplies[side].iter().enumerate() {
+            if n > 0
+                && let Some(cells) = allowed.get(side.index() * kinds + k)
+            {
+                let set = self.open & Wide::from_words(cells.words());
+                if !set.is_empty() {
+                    self.groups
+                        .push((group_of(StoneKindId::new(k), PlaceEffect::Stone), set));
+                }
+            }
+        }
     }
 
     /// The kinds the piece of kind `kind` moving from `from` by `step` may stand as after the
@@ -1170,16 +1255,7 @@ impl Core {
                     // Empty, but closed to stones this turn.
                     continue;
                 }
-                let mut groups = [0u8; GROUPS];
-                let mut n = 0;
-                placements(rules, pos, side, kind, cell, |k, e| {
-                    // At most 8 kinds here (`2 * kinds <= GROUPS`): the group fits a byte.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let g = (2 * k.index() + usize::from(e == PlaceEffect::Explode)) as u8;
-                    groups[n] = g;
-                    n += 1;
-                });
-                count.add_cell(&groups[..n]);
+                count.ask(rules, pos, kind, cell);
             }
         }
         let mut n = count.singles;
@@ -1261,6 +1337,15 @@ fn empty_weight(rules: &Ruleset, pos: &Position, c: Cell, in_supply: u64) -> u8 
 /// that [`StoneCount`] counts by formula.
 const GROUPS: usize = 16;
 
+/// The group of a single placement of stone kind `k` doing `e`: `2 * kind + explodes`.
+#[inline]
+fn group_of(k: StoneKindId, e: PlaceEffect) -> u8 {
+    // At most 8 kinds where groups are counted (`2 * kinds <= GROUPS`): it fits a byte.
+    #[allow(clippy::cast_possible_truncation)]
+    let g = (2 * k.index() + usize::from(e == PlaceEffect::Explode)) as u8;
+    g
+}
+
 /// The one- and two-stone turns of a piece, counted cell by cell without listing them: the
 /// singles of each cell are added by their group; the pairs are the products of the group
 /// sizes (two different cells; a kind twice only with two in supply; no more explosions than
@@ -1322,19 +1407,36 @@ impl<'a> StoneCount<'a> {
         }
     }
 
+    /// Adds the singles of `cell` for a piece of kind `kind` of the side to move, asked of
+    /// the placement rules one by one.
+    fn ask(&mut self, rules: &Ruleset, pos: &Position, kind: PieceKindId, cell: Cell) {
+        let mut groups = [0u8; GROUPS];
+        let mut n = 0;
+        placements(rules, pos, pos.side, kind, cell, |k, e| {
+            groups[n] = group_of(k, e);
+            n += 1;
+        });
+        self.add_cell(&groups[..n]);
+    }
+
     /// The pairs of singles on different cells that make a two-stone turn.
     fn pairs(&self) -> usize {
+        // The groups with singles, as a mask: only their pairs are looked at.
+        let present = (0..GROUPS).fold(0u32, |m, g| m | u32::from(self.size[g] != 0) << g);
         let mut n = 0usize;
-        for a in 0..GROUPS {
+        let mut left = present;
+        while left != 0 {
+            let a = left.trailing_zeros() as usize;
+            left &= left - 1;
             let sa = self.size[a] as usize;
-            if sa == 0 {
-                continue;
-            }
             if self.valid(a, a) {
                 n += sa * (sa - 1) / 2;
             }
-            for b in a + 1..GROUPS {
-                if self.size[b] != 0 && self.valid(a, b) {
+            let mut later = left;
+            while later != 0 {
+                let b = later.trailing_zeros() as usize;
+                later &= later - 1;
+                if self.valid(a, b) {
                     n += sa * self.size[b] as usize;
                 }
             }
