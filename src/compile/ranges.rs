@@ -533,7 +533,14 @@ impl BitRanges {
         let mut out = Wide::EMPTY;
         for l in &prog.legs {
             if l.from.is_none_or(&in_region) {
-                out |= self.leg_cells(&l.form, links, &ok, at, home);
+                // Steps, free leaps and jumps (the common legs) read without a call.
+                out |= match &l.form {
+                    Form::Leaps(sets) => sets[at.index()].without(home),
+                    Form::Jump { start, pairs, pass } => {
+                        jump_cells(start, pairs, ok(*pass), at).without(home)
+                    }
+                    form => self.leg_cells(form, links, &ok, at, home),
+                };
             }
         }
         if !prog.pairs.is_empty() {
@@ -545,12 +552,44 @@ impl BitRanges {
                     continue;
                 }
                 let on = self.leg_cells(&first.form, links, &ok, at, home) & empty;
-                for t in on.cells() {
-                    out |= self.leg_cells(second, links, &ok, t, home | Wide::of(t));
-                }
+                out |= self.legs_from_each(second, links, &ok, on, home);
             }
         }
         out
+    }
+
+    /// The union of [`BitRanges::leg_cells`] from each cell `t` of `on`, closed to `home` and
+    /// `t`: the form is matched once, and steps, leaps and jumps are read without a call per
+    /// cell (the second leg of a two-leg path goes on from every cell the first one reaches).
+    #[inline]
+    fn legs_from_each(
+        &self,
+        form: &Form,
+        links: &LinkTable,
+        ok: &impl Fn(FilterId) -> Wide,
+        on: Wide,
+        home: Wide,
+    ) -> Wide {
+        let mut out = Wide::EMPTY;
+        match form {
+            Form::Leaps(sets) => {
+                for t in on.cells() {
+                    out |= sets[t.index()].without(Wide::of(t));
+                }
+            }
+            Form::Jump { start, pairs, pass } => {
+                let pass = ok(*pass);
+                for t in on.cells() {
+                    out |= jump_cells(start, pairs, pass, t).without(Wide::of(t));
+                }
+            }
+            _ => {
+                for t in on.cells() {
+                    out |= self.leg_cells(form, links, ok, t, home | Wide::of(t));
+                }
+            }
+        }
+        out.without(home)
     }
 
     /// The cells one leg of form `form` reaches from `from`, never entering a cell of
@@ -615,15 +654,7 @@ impl BitRanges {
                     walk(links, v, from, closed, (*min, *max), pass, &mut out);
                 }
             }
-            Form::Jump { start, pairs, pass } => {
-                let pass = ok(*pass);
-                let range = start[from.index()] as usize..start[from.index() + 1] as usize;
-                for &(over, to) in &pairs[range] {
-                    if pass.has(over) {
-                        out.insert(to);
-                    }
-                }
-            }
+            Form::Jump { start, pairs, pass } => out = jump_cells(start, pairs, ok(*pass), from),
             Form::Hop {
                 vs,
                 min,
@@ -642,6 +673,21 @@ impl BitRanges {
         }
         out.without(closed)
     }
+}
+
+/// The landings of a jump form's pairs from `from` (`start`, `pairs`: see [`Form::Jump`]) whose
+/// jumped cell is in `pass`. Always inlined: as a call it cost more than it saved.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn jump_cells(start: &[u32], pairs: &[(Cell, Cell)], pass: Wide, from: Cell) -> Wide {
+    let mut out = Wide::EMPTY;
+    let range = start[from.index()] as usize..start[from.index() + 1] as usize;
+    for &(over, to) in &pairs[range] {
+        if pass.has(over) {
+            out.insert(to);
+        }
+    }
+    out
 }
 
 /// A hop's screen along `v` from `at`: the first cell of `screen` past the cells of `pass`
