@@ -778,6 +778,10 @@ pub struct Derived {
     /// capturing on or blasting this cell: the declared king cells of castlings that are not
     /// free, and every castling's partner cells.
     castling_touch: Vec<u32>,
+    /// With `[blast]`: per cell, the cells a capture landing there blows up besides itself,
+    /// cell `i`'s at `blast_cells[blast_start[i]..blast_start[i + 1]]` (empty without).
+    blast_cells: Vec<Cell>,
+    blast_start: Vec<u32>,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -935,14 +939,18 @@ impl Ruleset {
     /// it.
     /// The cells a capture landing on `to` blows up besides `to` itself (`[blast]`; none
     /// without it), each once.
+    #[inline]
     pub fn blast_around(&self, to: Cell) -> impl Iterator<Item = Cell> + '_ {
-        let around = self.blast.as_ref().map_or(&[][..], |b| &b.around[..]);
-        around.iter().enumerate().filter_map(move |(i, &v)| {
-            let c = self.links.link(v, to);
-            (c != crate::board::NO_CELL
-                && !around[..i].iter().any(|&w| self.links.link(w, to) == c))
-            .then_some(c)
-        })
+        let d = &self.derived;
+        let (a, b) = (
+            d.blast_start.get(to.index()),
+            d.blast_start.get(to.index() + 1),
+        );
+        let cells = match (a, b) {
+            (Some(&a), Some(&b)) => &d.blast_cells[a as usize..b as usize],
+            _ => &[],
+        };
+        cells.iter().copied()
     }
 
     /// Whether a piece of kind `k` is the one castling `c` moves as its king: the declared
@@ -1140,6 +1148,22 @@ impl Ruleset {
             }
         }
         self.derived.castling_touch = touch;
+        let (mut cells, mut start) = (Vec::new(), vec![0u32]);
+        if let Some(b) = &self.blast {
+            for to in self.topo.cells() {
+                for &v in &b.around {
+                    let c = self.links.link(v, to);
+                    if c != crate::board::NO_CELL
+                        && !cells[start[start.len() - 1] as usize..].contains(&c)
+                    {
+                        cells.push(c);
+                    }
+                }
+                start.push(u32::try_from(cells.len()).unwrap_or(u32::MAX));
+            }
+        }
+        self.derived.blast_cells = cells;
+        self.derived.blast_start = start;
     }
 
     /// The castling rights a turn ends by touching `cell` (moving from or to it, capturing or

@@ -63,6 +63,27 @@ fn a_capture_that_blows_up_the_movers_own_royal_piece_is_illegal() {
 }
 
 #[test]
+fn a_capture_whose_blast_opens_a_line_twice_blocked_is_illegal() {
+    let rules = rules_from(BLAST);
+    // The Rooks on e2 and e3 both stand between the white King on e1 and the black Rook on e5.
+    // Taking on d3 (from a3, or with the e3 Rook) blows up both: the file opens, refused. No
+    // single piece leaving the file opens it, so each of them may still move.
+    let mut g = game(&rules, "1k2r/5/R2rR/4R/4K w");
+    let m = moves(&mut g);
+    assert!(!m.contains(&"a3xd3".to_string()), "{m:?}");
+    assert!(!m.contains(&"e3xd3".to_string()), "{m:?}");
+    assert!(m.contains(&"e2-d2".to_string()), "{m:?}");
+    assert!(m.contains(&"e3-e4".to_string()), "{m:?}");
+    assert_eq!(g.count_turns(), m.len());
+    // With the black Rook off the file, the same captures are legal.
+    let mut g = game(&rules, "1k1r1/5/R2rR/4R/4K w");
+    let m = moves(&mut g);
+    assert!(m.contains(&"a3xd3".to_string()), "{m:?}");
+    assert!(m.contains(&"e3xd3".to_string()), "{m:?}");
+    assert_eq!(g.count_turns(), m.len());
+}
+
+#[test]
 fn a_capture_that_blows_up_the_enemy_royal_piece_wins_even_from_check() {
     let rules = rules_from(BLAST);
     // White's King on e1 is attacked by the Rook on e5; taking the Rook on b4 blows up the

@@ -1902,7 +1902,7 @@ impl Generator {
                 && t.promote().is_none_or(|k| !rules.is_royal(k))
                 && t.dropped()
                     .is_none_or(|k| !rules.is_royal(k) && !no_drop_mate(rules, k))
-                && sensitive.untouched(t)
+                && (sensitive.untouched(t) || sensitive.burst_spares(rules, pos, t))
                 && !matches!(pos.at(t.from()).as_piece(), Some((_, k)) if rules.is_royal(k));
             let legal = match facing {
                 Some(_) if t.is_pass() => true,
@@ -2011,7 +2011,8 @@ impl Safety<'_> {
     ) -> bool {
         // A movement and nothing else (perhaps a castling whose partners are not royal, or a
         // change into a kind not royal of a piece not royal), that captures no royal piece of
-        // the mover: the royal pieces stand where they stood, or where the mover went. (The
+        // the mover: the royal pieces stand where they stood, or where the mover went, unless
+        // an exploding capture (`[blast]`) blew them up, which the test looks at first. (The
         // reference looks for them on the board.)
         let royal_at = |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
         let moved_only = !self.reference
@@ -2026,9 +2027,7 @@ impl Safety<'_> {
             && t.dropped().is_none()
             && t.placed().is_empty()
             && t.removed().is_none()
-            && t.captures().iter().all(|c| !self.royals.contains(c))
-            // An exploding capture (`[blast]`) changes more than its cells.
-            && (rules.blast.is_none() || t.captures().is_empty());
+            && t.captures().iter().all(|c| !self.royals.contains(c));
         if !self.synced {
             self.after.clone_from(pos);
             self.synced = true;
@@ -2384,6 +2383,14 @@ fn influence(
 struct Sensitive {
     vacate: crate::board::CellSet,
     land: crate::board::CellSet,
+    /// With exploding captures (`[blast]`), for the side to move: the cells whose emptying
+    /// together with any others could open an attack (every cell between a royal piece and an
+    /// enemy piece attacking along a line, whatever stands between; the lame leaps' paths).
+    /// A capture that empties none of them, blows up no royal piece and brings no piece onto
+    /// the board needs no test.
+    burst: crate::board::CellSet,
+    /// Whether `burst` holds the sets of the position last computed.
+    bursts: bool,
     walked: Vec<Cell>,
     table: Option<std::sync::Arc<AttackLines>>,
 }
@@ -2605,10 +2612,20 @@ impl Sensitive {
             Some(t) if t.rules == rules.identity.get() => t,
             _ => std::sync::Arc::new(AttackLines::new(rules)),
         };
-        let bounded = self.mark(rules, pos, side, &table, royals, present, attackers_move);
+        let burst = rules.blast.is_some() && !attackers_move;
+        let bounded = self.mark(
+            rules,
+            pos,
+            side,
+            &table,
+            royals,
+            present,
+            (attackers_move, burst),
+        );
+        self.bursts = bounded && burst;
         self.table = Some(table);
-        // An exploding capture (`[blast]`) changes the cells around it: every capture (onto an
-        // enemy piece) is played and tested.
+        // An exploding capture (`[blast]`) changes the cells around it: no capture (onto an
+        // enemy piece) leaves the sets alone; `burst` may spare its test.
         if bounded && rules.blast.is_some() {
             for c in rules.topo.cells() {
                 if matches!(pos.at(c).as_piece(), Some((s, _)) if s != side) {
@@ -2617,6 +2634,27 @@ impl Sensitive {
             }
         }
         bounded
+    }
+
+    /// With `burst` computed: whether `t` is an exploding capture on its destination that
+    /// empties no cell of `burst` and blows up no royal piece (of either side), so that it
+    /// leaves every attack on the mover's royal pieces as it was.
+    fn burst_spares(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> bool {
+        let (Some(b), Some(to)) = (&rules.blast, t.to()) else {
+            return false;
+        };
+        let royal = |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
+        self.bursts
+            && t.captures() == [to]
+            && !self.burst.contains(t.from())
+            && !self.burst.contains(to)
+            && !royal(to)
+            && rules.blast_around(to).all(|c| match pos.at(c).as_piece() {
+                Some((_, k)) if !b.immune.contains(&k) => {
+                    !rules.is_royal(k) && !self.burst.contains(c)
+                }
+                _ => true,
+            })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2628,12 +2666,13 @@ impl Sensitive {
         table: &AttackLines,
         royals: &[Cell],
         present: u64,
-        attackers_move: bool,
+        (attackers_move, burst): (bool, bool),
     ) -> bool {
         let topo = &rules.topo;
         let enemy = side.opponent();
         self.vacate.reset(topo.len());
         self.land.reset(topo.len());
+        self.burst.reset(if burst { topo.len() } else { 0 });
         if royals.len() > 4 || present & !table.bounded != 0 {
             return false;
         }
@@ -2648,8 +2687,18 @@ impl Sensitive {
                 }
                 self.walked.clear();
                 let mut pieces = 0u32;
+                // With `burst`, the line is walked to the edge (the cells before its last
+                // attacker go into `burst`), the other sets' walk ends where it would stop.
+                let (mut last, mut stopped) = (0, false);
                 for c in topo.line(r, line.back) {
                     let a = attacker(c) & line.kinds;
+                    if a != 0 {
+                        last = self.walked.len();
+                    }
+                    if stopped {
+                        self.walked.push(c);
+                        continue;
+                    }
                     // A rider that passes no piece stays blocked while two pieces stand in
                     // its way: an untested turn empties at most one cell of the line (its
                     // captures are on its destination, which it fills).
@@ -2670,17 +2719,22 @@ impl Sensitive {
                         && line.land & present == 0
                         && matches!(occ.as_piece(), Some((s, _)) if s == enemy)
                     {
-                        break;
-                    }
-                    if occ.as_piece().is_some() || occ.as_neutral().is_some() {
+                        stopped = true;
+                    } else if occ.as_piece().is_some() || occ.as_neutral().is_some() {
                         pieces += 1;
                         // Beyond two pieces only a piece that an arrival can open the line
                         // for matters.
-                        if pieces >= 2 && line.land & present == 0 {
-                            break;
-                        }
+                        stopped = pieces >= 2 && line.land & present == 0;
+                    }
+                    if stopped && !burst {
+                        break;
                     }
                     self.walked.push(c);
+                }
+                if burst {
+                    for &w in &self.walked[..last] {
+                        self.burst.insert(w);
+                    }
                 }
             }
             for leap in &table.lame[enemy] {
@@ -2697,6 +2751,9 @@ impl Sensitive {
                     if let Some(c) = topo.offset(r, p) {
                         self.vacate.insert(c);
                         self.land.insert(c);
+                        if burst {
+                            self.burst.insert(c);
+                        }
                     }
                 }
             }
