@@ -1960,9 +1960,14 @@ impl Generator {
             std::mem::take(&mut self.own),
             std::mem::take(&mut self.foes),
         );
+        // Counting only: every turn is legal, so a plain piece's quiet moves are counted
+        // unreported, as out of check in a game with royal pieces (no cell is sensitive),
+        // where the movement programs have cell sets (elsewhere listing them costs less).
+        let open = Sensitive::default();
+        let quiet = (self.core.counting && rules.bit_moves().is_some()).then_some(&open);
         let (count, any_move) =
             self.core
-                .pseudo(rules, pos, &own, Among::cells(&foes), None, None, f);
+                .pseudo(rules, pos, &own, Among::cells(&foes), None, quiet, f);
         (self.own, self.foes) = (own, foes);
         if count == 0 && !self.core.loud_only {
             return Err(Outcome {

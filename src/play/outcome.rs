@@ -253,15 +253,32 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     if let Some(o) = bare_outcome(rules, pos) {
         return Some(o);
     }
+    if rules.end.extinction.is_empty() {
+        return None;
+    }
+    // The kinds each side has on the board, found in one pass (where kinds fit a mask).
+    let mut on_board = BySide::new(0u64, 0u64);
+    let masked = rules.pieces.len() <= 64;
+    if masked {
+        for o in &pos.cells {
+            if let Some((s, k)) = o.as_piece() {
+                on_board[s] |= 1 << k.index();
+            }
+        }
+    }
     // Extinction: the side that just moved first (its own last piece of a kind may have
     // changed kind).
     for side in [mover, pos.side] {
-        if let Some(&k) = rules
-            .end
-            .extinction
-            .iter()
-            .find(|&&k| !has_kind(rules, pos, side, k))
-        {
+        let has = |k: PieceKindId| {
+            if masked && on_board[side] & 1 << k.index() != 0 {
+                return true;
+            }
+            if masked && rules.pieces[k.index()].reserve.is_none() {
+                return false;
+            }
+            has_kind(rules, pos, side, k)
+        };
+        if let Some(&k) = rules.end.extinction.iter().find(|&&k| !has(k)) {
             return Some(Outcome {
                 winner: Some(side.opponent()),
                 reason: Reason::Extinct(k),
