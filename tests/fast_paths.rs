@@ -832,3 +832,47 @@ fn reach_cell_sets_hold_the_reach_maps_answers() {
     }
     assert!(checked > 10);
 }
+
+/// The turns a generator lists in `pos`, as turn texts.
+fn listed(g: &mut bulwark::play::Generator, r: &Ruleset, pos: &Position) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    g.turns(r, pos, |t| {
+        out.insert(text::turn_text(r, &t.to_turn()));
+    })
+    .unwrap();
+    out
+}
+
+/// A search asks whether the side to move is in check and then for its turns: the census of
+/// the pieces taken for the first answer is kept for the second, and must be reused only for
+/// the same cells and the same side to move. Each position below is asked after another
+/// whose census, reused, would list another side's turns or miss a check.
+#[test]
+fn a_kept_census_is_reused_only_for_the_same_cells_and_side() {
+    let r = rules("chess");
+    let at = |s: &str| text::parse_position(r, s).unwrap();
+    // Same cells, the other side to move.
+    let white = at("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1");
+    let black = at("4k3/8/8/8/8/8/3PP3/4K3 b - - 0 1");
+    // One cell apart: the rook gives check in the second.
+    let quiet = at("4k3/8/8/8/8/8/3PP3/R3K3 b - - 0 1");
+    let check = at("R3k3/8/8/8/8/8/3PP3/4K3 b - - 0 1");
+    for (first, then) in [
+        (&white, &black),
+        (&black, &white),
+        (&quiet, &check),
+        (&check, &quiet),
+    ] {
+        let want = listed(&mut bulwark::play::Generator::default(), r, then);
+        let mut g = bulwark::play::Generator::default();
+        g.royals_safe(r, first, first.side);
+        let (a, b) = (
+            text::write_position(r, first),
+            text::write_position(r, then),
+        );
+        assert_eq!(listed(&mut g, r, then), want, "{b} asked after {a}");
+        // Asked of the same position, the kept census gives the same turns.
+        g.royals_safe(r, then, then.side);
+        assert_eq!(listed(&mut g, r, then), want, "{b} asked after itself");
+    }
+}

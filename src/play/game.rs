@@ -36,6 +36,9 @@ pub struct Game<'r> {
     pub(crate) pos: Position,
     hash: u64,
     history: Vec<Played>,
+    /// The undo records of turns taken back, kept for the next turns played (their buffers
+    /// reused: playing and taking back allocates nothing once the game has been this deep).
+    spare: Vec<Undo>,
     pub(crate) generator: Generator,
     scratch: Position,
 }
@@ -50,6 +53,7 @@ impl<'r> Game<'r> {
             pos,
             hash,
             history: Vec::new(),
+            spare: Vec::new(),
             generator: Generator::default(),
             scratch: Position::default(),
         })
@@ -290,7 +294,7 @@ impl<'r> Game<'r> {
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::text::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
-        let mut undo = Undo::default();
+        let mut undo = self.spare.pop().unwrap_or_default();
         let z = &self.rules.zobrist();
         let mut hash = self.hash;
         make_turn(
@@ -334,6 +338,7 @@ impl<'r> Game<'r> {
         };
         unmake(&mut self.pos, &p.undo);
         self.hash = p.hash;
+        self.spare.push(p.undo);
         true
     }
 

@@ -51,6 +51,14 @@ pub struct Generator {
     /// otherwise); and the kinds among `foes` (bit per kind).
     foe_sets: Vec<u128>,
     foe_kinds: u64,
+    /// A census kept (see [`Generator::census`]), for the rules (identity), side to move and
+    /// cells it was taken of (`counted_cells`): asked again of the same position (a search
+    /// asks whether the side to move is in check, then for its turns), it is not taken
+    /// again. With the last census, whether a royal piece of the side to move is attacked
+    /// there, once known.
+    counted: Option<(u64, Side, Census)>,
+    counted_cells: Vec<Occupant>,
+    known_check: Option<bool>,
 }
 
 /// The pieces of one side a test asks about attacks: their cells, and (where the census found
@@ -1572,19 +1580,23 @@ impl Generator {
         }
         if side == pos.side {
             // The side to move's: the census finds its royal pieces and the enemy's.
-            self.census(rules, pos);
+            self.census(rules, pos, true);
             let Generator {
                 check,
                 royals,
                 foes,
                 foe_sets,
                 foe_kinds,
+                known_check,
                 ..
             } = self;
             let foes = Among::foes(foes, foe_sets, *foe_kinds);
-            return royals
-                .iter()
-                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes));
+            let in_check = *known_check.get_or_insert_with(|| {
+                !royals
+                    .iter()
+                    .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes))
+            });
+            return !in_check;
         }
         let mut enemies = std::mem::take(&mut self.enemies);
         enemies.clear();
@@ -1719,7 +1731,32 @@ impl Generator {
     /// One pass over the board: the cells of the side to move's pieces (`own`), its royal
     /// pieces (`royals`), the enemy pieces (`foes`, tested forwards for attacks on the royal
     /// pieces); which enemy kinds are present and which sides have a royal piece.
-    fn census(&mut self, rules: &Ruleset, pos: &Position) -> Census {
+    /// With `keep`, the census is kept for the next call (which then reuses it if asked of
+    /// the same position, and keeps it no further): [`Generator::royals_safe`] keeps it for
+    /// the turns asked next. A census not kept costs no copy and no comparison after it.
+    fn census(&mut self, rules: &Ruleset, pos: &Position, keep: bool) -> Census {
+        let side = pos.side;
+        if let Some(kept @ (id, s, census)) = self.counted.take()
+            && id == rules.identity.get()
+            && s == side
+            && self.counted_cells == pos.cells
+        {
+            if keep {
+                self.counted = Some(kept);
+            }
+            return census;
+        }
+        let census = self.take_census(rules, pos);
+        self.known_check = None;
+        if keep {
+            self.counted = Some((rules.identity.get(), side, census));
+            self.counted_cells.clone_from(&pos.cells);
+        }
+        census
+    }
+
+    /// [`Generator::census`] taken.
+    fn take_census(&mut self, rules: &Ruleset, pos: &Position) -> Census {
         let side = pos.side;
         self.own.clear();
         self.royals.clear();
@@ -1804,7 +1841,7 @@ impl Generator {
         pos: &Position,
         mut f: impl FnMut(&TurnView<'_>),
     ) -> Result<usize, Outcome> {
-        let census = self.census(rules, pos);
+        let census = self.census(rules, pos, false);
         if let Some(o) = static_outcome_given(rules, pos, census.royal_sides, census.pieces) {
             return Err(o);
         }
@@ -1840,11 +1877,16 @@ impl Generator {
             enemies: _,
             foe_sets,
             foe_kinds,
+            counted: _,
+            counted_cells: _,
+            known_check,
         } = self;
         let among = Among::foes(foes, foe_sets, *foe_kinds);
-        let in_check = !royals
-            .iter()
-            .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), among));
+        let in_check = *known_check.get_or_insert_with(|| {
+            !royals
+                .iter()
+                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), among))
+        });
         // Neutral pieces that give check are found only by the general test: every turn is
         // played and tested (the shortcuts know only the sides' own pieces).
         let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
