@@ -103,6 +103,31 @@ fn mcts_finds_a_mate_in_one() {
     assert_eq!(choose("mcts:400", mate, 7), "a1-a8");
 }
 
+/// The evaluation reads each piece as its side's: a side's own material and its own placement
+/// table (a pawn near its own promotion region is worth more, not the enemy's pawn there).
+#[test]
+fn the_evaluation_counts_each_piece_for_its_own_side() {
+    let r = chess();
+    let mut e = Evaluator::new(r);
+    let mut eval = |fen: &str| e.eval(r, &text::parse_position(r, fen).unwrap());
+    let start = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // The same array for both: only the move's bonus, whoever moves.
+    assert_eq!(
+        start,
+        eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+    );
+    // Black's queen gone: White is about a queen up.
+    let up = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(up - start > 800, "{start} then {up}");
+    // A white pawn a step from promotion, against one at home; and Black's likewise.
+    let near = eval("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+    let home = eval("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    assert!(near > home, "{near} against {home}");
+    let near = eval("4k3/8/8/8/8/8/4p3/4K3 b - - 0 1");
+    let home = eval("4k3/4p3/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(near > home, "{near} against {home}");
+}
+
 #[test]
 fn values_are_declared_or_estimated_from_mobility() {
     let r = chess();

@@ -40,6 +40,8 @@ const GOAL_NEAR: i32 = 300;
 const TEMPO: i32 = 10;
 /// Cells further than this many moves from a region are treated as this far.
 const FAR: usize = 16;
+/// [`Evaluator`]'s slot of an occupant that is no piece.
+const NO_SLOT: u8 = u8::MAX;
 
 /// Piece values (in hundredths of the file's unit) and the evaluation built on them.
 #[derive(Debug, Clone)]
@@ -48,14 +50,18 @@ pub struct Evaluator {
     pub values: Vec<i32>,
     /// Whether each value was declared (not estimated).
     pub declared: Vec<bool>,
-    /// Per kind and side (white, black), per cell: the placement bonus in the middle game and
-    /// in the ending.
-    placement: Vec<[Vec<(i16, i16)>; 2]>,
+    /// Per slot (kind and side: `2 * kind + side`, white 0, black 1) and cell, at
+    /// `slot * cells + cell`: the placement bonus in the middle game and in the ending.
+    placement: Vec<(i16, i16)>,
+    /// Per occupant code: the piece's slot, or [`NO_SLOT`] for anything but a piece.
+    slot_of: Vec<u8>,
+    /// Per slot: the kind's value, and whether it is royal.
+    slot_value: Vec<i32>,
+    slot_royal: Vec<bool>,
     /// Per cell: the cells a king-like step away (for shelter).
     neighbours: Vec<Vec<Cell>>,
     /// Both sides' non-royal material in the start position (the middle game's measure).
     start_material: i32,
-    royal: Vec<bool>,
     /// The royal pieces found by the last evaluation (a buffer kept between calls).
     royals_at: Vec<(usize, Cell)>,
     vm: Machine,
@@ -233,15 +239,25 @@ impl Evaluator {
                 (25.0 * avg).round() as i32 + 10
             });
         }
-        let placement = rules
-            .pieces
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                Side::BOTH
-                    .map(|side| placement_table(rules, k, p, side, &moves, &averages, &values))
-            })
-            .collect();
+        // Slots in the order of `2 * kind + side`, each with its table of `n` cells.
+        let mut placement = Vec::with_capacity(2 * rules.pieces.len() * n);
+        let mut slot_of = vec![NO_SLOT; 256];
+        let (mut slot_value, mut slot_royal) = (Vec::new(), Vec::new());
+        for (k, p) in rules.pieces.iter().enumerate() {
+            for side in Side::BOTH {
+                let slot = slot_value.len();
+                placement.extend(placement_table(
+                    rules, k, p, side, &moves, &averages, &values,
+                ));
+                if let Ok(s) = u8::try_from(slot)
+                    && s != NO_SLOT
+                {
+                    slot_of[usize::from(Occupant::piece(side, PieceKindId::new(k)).code())] = s;
+                }
+                slot_value.push(values[k]);
+                slot_royal.push(p.royal);
+            }
+        }
         let steps: [(i8, i8); 8] = [
             (-1, -1),
             (-1, 0),
@@ -262,7 +278,6 @@ impl Evaluator {
                     .collect()
             })
             .collect();
-        let royal: Vec<bool> = rules.pieces.iter().map(|p| p.royal).collect();
         let start_material = rules
             .setup
             .cells
@@ -275,9 +290,11 @@ impl Evaluator {
             values,
             declared,
             placement,
+            slot_of,
+            slot_value,
+            slot_royal,
             neighbours,
             start_material,
-            royal,
             royals_at: Vec::new(),
             vm,
             opts,
@@ -305,16 +322,20 @@ impl Evaluator {
         let mut eg = [0i32; 2];
         let mut royals = std::mem::take(&mut self.royals_at);
         royals.clear();
+        let n = pos.cells.len();
         for (i, o) in pos.cells.iter().enumerate() {
-            if let Some((s, k)) = o.as_piece() {
-                let si = usize::from(s == Side::Black);
-                material[si] += self.values[k.index()];
-                let (a, b) = self.placement[k.index()][si][i];
-                mg[si] += i32::from(a);
-                eg[si] += i32::from(b);
-                if self.royal[k.index()] {
-                    royals.push((si, Cell::new(i)));
-                }
+            let slot = self.slot_of[usize::from(o.code())];
+            if slot == NO_SLOT {
+                continue;
+            }
+            let slot = usize::from(slot);
+            let si = slot & 1;
+            material[si] += self.slot_value[slot];
+            let (a, b) = self.placement[slot * n + i];
+            mg[si] += i32::from(a);
+            eg[si] += i32::from(b);
+            if self.slot_royal[slot] {
+                royals.push((si, Cell::new(i)));
             }
         }
         let total = material[0] + material[1];
