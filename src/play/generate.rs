@@ -621,6 +621,10 @@ impl Core {
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
+        // Out of its legs' reach: no copy of the position, no run.
+        if !self.vm.may_capture(rules, pos.side, kind, c, target) {
+            return 0;
+        }
         let mut probe = std::mem::take(&mut self.scratch);
         probe.clone_from(pos);
         probe.cells[target.index()] = Occupant::piece(pos.side.opponent(), kind);

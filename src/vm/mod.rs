@@ -316,6 +316,28 @@ impl Machine {
         Some(&self.range)
     }
 
+    /// Whether a piece of `kind` playing for `side` on `from` could capture on `target` by the
+    /// geometry of its legs alone (what stands between not asked): false means
+    /// [`Machine::captures_cell`] says no without a run. Always true for the general
+    /// interpreter (which asks no table).
+    #[inline]
+    pub fn may_capture(
+        &self,
+        rules: &Ruleset,
+        side: Side,
+        kind: PieceKindId,
+        from: Cell,
+        target: Cell,
+    ) -> bool {
+        self.general_only
+            || rules.attack_reach().could_capture(
+                kind,
+                side,
+                rules.topo.offset_key(from),
+                rules.topo.offset_key(target),
+            )
+    }
+
     /// Whether the piece on `from` can capture the piece on `target` (stops at the first way).
     pub fn captures_cell(
         &mut self,
@@ -328,14 +350,7 @@ impl Machine {
             return false;
         };
         // Out of the legs' geometric reach: no run needed.
-        if !self.general_only
-            && !rules.attack_reach().could_capture(
-                kind,
-                side,
-                rules.topo.offset_key(from),
-                rules.topo.offset_key(target),
-            )
-        {
+        if !self.may_capture(rules, side, kind, from, target) {
             return false;
         }
         let mut attack = Attack {
