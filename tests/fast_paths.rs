@@ -854,7 +854,7 @@ fn a_kept_census_is_reused_only_for_the_same_cells_and_side() {
     // Same cells, the other side to move.
     let white = at("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1");
     let black = at("4k3/8/8/8/8/8/3PP3/4K3 b - - 0 1");
-    // One cell apart: the rook gives check in the second.
+    // The rook on another cell: it gives check in the second.
     let quiet = at("4k3/8/8/8/8/8/3PP3/R3K3 b - - 0 1");
     let check = at("R3k3/8/8/8/8/8/3PP3/4K3 b - - 0 1");
     for (first, then) in [
