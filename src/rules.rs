@@ -1106,6 +1106,7 @@ impl Ruleset {
                 topo.len(),
                 pieces.len(),
                 pieces.iter().map(|p| &p.moves),
+                pieces.iter().map(|p| &p.attacks),
             )
         } else {
             None

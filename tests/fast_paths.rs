@@ -127,6 +127,33 @@ fn same_options(r: &Ruleset, pos: &Position) {
                 r.topo.name(c)
             );
         }
+        // Attack programs in cell sets: whether the piece captures each enemy piece, as the
+        // interpreter answers.
+        if let (Some(bits), Some((side, kind))) = (r.bit_moves(), pos.at(c).as_piece()) {
+            for t in r.topo.cells() {
+                if !matches!(pos.at(t).as_piece(), Some((s, _)) if s != side) {
+                    continue;
+                }
+                let Some(got) = bits.attacks_cell(
+                    kind.index(),
+                    side,
+                    c,
+                    t,
+                    |d| pos.at(d).is_empty(),
+                    |g| r.regions[g.index()].cells[side].contains(c),
+                ) else {
+                    continue;
+                };
+                assert_eq!(
+                    got,
+                    general.captures_cell(r, pos, c, t),
+                    "{}: whether the piece on {} attacks {} in cell sets",
+                    text::write_position(r, pos),
+                    r.topo.name(c),
+                    r.topo.name(t)
+                );
+            }
+        }
         // Placement ranges: single-leg range programs are read straight from the position.
         assert_eq!(
             fast.range(r, pos, c).to_vec(),

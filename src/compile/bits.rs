@@ -46,6 +46,8 @@ struct BitLeg {
 #[derive(Debug, Clone)]
 pub struct BitProgram {
     legs: Vec<BitLeg>,
+    /// Some leg is walked cell by cell ([`Reach::Walk`]).
+    walks: bool,
 }
 
 impl BitProgram {
@@ -72,19 +74,26 @@ pub struct BitMoves {
     /// Per vector id and cell (`v * cells + c`): the cells a ride along the vector from the
     /// cell passes over, as far as the board goes (the cell itself not included).
     rays: Vec<u128>,
-    /// Per piece kind, per side.
+    /// Per piece kind, per side: the movement programs.
     progs: Vec<Option<BySide<BitProgram>>>,
+    /// Per piece kind, per side: the attack programs (what a piece threatens to capture).
+    attacks: Vec<Option<BySide<BitProgram>>>,
+    /// Per side, bit per kind: the kinds whose attack program [`BitMoves::attacks_cell`]
+    /// answers for (a cell-set form with no leg walked cell by cell).
+    attack_kinds: BySide<u64>,
 }
 
 impl BitMoves {
-    /// The table for these movement programs (in kind order) of `kinds` piece kinds, or `None`
-    /// when the board has more than 128 cells. The caller decides whether the game allows it
-    /// at all (no stones, no neutral pieces: every occupant is empty or a side's piece).
+    /// The table for these movement and attack programs (each in kind order) of `kinds` piece
+    /// kinds, or `None` when the board has more than 128 cells. The caller decides whether the
+    /// game allows it at all (no stones, no neutral pieces: every occupant is empty or a side's
+    /// piece).
     pub fn new<'a>(
         links: &LinkTable,
         cells: usize,
         kinds: usize,
         progs: impl Iterator<Item = &'a Program>,
+        attacks: impl Iterator<Item = &'a Program>,
     ) -> Option<BitMoves> {
         if cells > 128 || kinds > 32 {
             return None;
@@ -123,35 +132,116 @@ impl BitMoves {
                 _ => None,
             };
         }
-        let progs = progs
-            .map(|p| {
-                if !p.plain {
-                    return None;
+        let in_sets = |p: &Program| -> Option<BySide<BitProgram>> {
+            if !p.plain {
+                return None;
+            }
+            let side = |s: Side| -> Option<BitProgram> {
+                let mut legs = Vec::new();
+                for op in &p.ops {
+                    let (l, from) = match *op {
+                        super::Op::Emit(l) => (l, None),
+                        super::Op::EmitFrom(l, r) => (l, Some(r)),
+                        super::Op::End => break,
+                        _ => return None,
+                    };
+                    let leg = &p.legs[usize::from(l)];
+                    legs.push(bit_leg(leg, s, from, links, cells, &grows, kinds)?);
                 }
-                let side = |s: Side| -> Option<BitProgram> {
-                    let mut legs = Vec::new();
-                    for op in &p.ops {
-                        let (l, from) = match *op {
-                            super::Op::Emit(l) => (l, None),
-                            super::Op::EmitFrom(l, r) => (l, Some(r)),
-                            super::Op::End => break,
-                            _ => return None,
-                        };
-                        let leg = &p.legs[usize::from(l)];
-                        legs.push(bit_leg(leg, s, from, links, cells, &grows, kinds)?);
-                    }
-                    Some(BitProgram { legs })
-                };
-                Some(BySide::new(side(Side::White)?, side(Side::Black)?))
+                let walks = legs.iter().any(|l| matches!(l.reach, Reach::Walk(_)));
+                Some(BitProgram { legs, walks })
+            };
+            Some(BySide::new(side(Side::White)?, side(Side::Black)?))
+        };
+        let progs = progs.map(in_sets).collect();
+        let attacks: Vec<_> = attacks.map(in_sets).collect();
+        let answered = |s: Side| {
+            attacks.iter().enumerate().fold(0u64, |m, (k, p)| match p {
+                Some(p) if !p[s].walks => m | 1 << k,
+                _ => m,
             })
-            .collect();
-        Some(BitMoves { cells, rays, progs })
+        };
+        let attack_kinds = BySide::new(answered(Side::White), answered(Side::Black));
+        Some(BitMoves {
+            cells,
+            rays,
+            progs,
+            attacks,
+            attack_kinds,
+        })
     }
 
     /// The cell-set form of a kind's movement program for `side`, if it has one.
     #[inline]
     pub fn program(&self, kind: usize, side: Side) -> Option<&BitProgram> {
         self.progs.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// Whether [`BitMoves::attacks_cell`] answers for the attack program of `kind` for `side`.
+    #[inline]
+    pub fn answers_attacks(&self, kind: usize, side: Side) -> bool {
+        self.attack_kinds[side] >> kind & 1 != 0
+    }
+
+    /// Whether the piece of `kind` playing for `side` on `from` attacks `target`, which holds
+    /// a piece of the other side, by its attack program in cell sets: a leap lands there, or a
+    /// ride reaches it over cells that are all empty (`empty`). `in_region` tells whether
+    /// `from` is in the mover's region (for `emit … from`). `None` when the attack program has
+    /// no cell-set form or a leg of it is walked cell by cell (the interpreter answers then).
+    #[inline]
+    pub fn attacks_cell(
+        &self,
+        kind: usize,
+        side: Side,
+        from: Cell,
+        target: Cell,
+        empty: impl Fn(Cell) -> bool,
+        in_region: impl Fn(RegionId) -> bool,
+    ) -> Option<bool> {
+        if !self.answers_attacks(kind, side) {
+            return None;
+        }
+        let prog = &self.attacks.get(kind)?.as_ref()?[side];
+        let t = bit(target);
+        for l in &prog.legs {
+            if !l.enemy || l.from.is_some_and(|r| !in_region(r)) {
+                continue;
+            }
+            match &l.reach {
+                Reach::Leaps(m) => {
+                    if m[from.index()] & t != 0 {
+                        return Some(true);
+                    }
+                }
+                Reach::Rays(vs) => {
+                    for &(v, _) in vs {
+                        let base = usize::from(v) * self.cells;
+                        let ray = self.rays[base + from.index()];
+                        if ray & t == 0 {
+                            continue;
+                        }
+                        // The cells strictly between: the ray from `from` less the one from
+                        // `target` on (rays of a growing or shrinking vector do not wrap).
+                        let mut between = ray & !self.rays[base + target.index()] & !t;
+                        let mut open = true;
+                        while between != 0 {
+                            let c = Cell::new(between.trailing_zeros() as usize);
+                            between &= between - 1;
+                            if !empty(c) {
+                                open = false;
+                                break;
+                            }
+                        }
+                        if open {
+                            return Some(true);
+                        }
+                    }
+                }
+                // Not among `attack_kinds`.
+                Reach::Walk(_) => return None,
+            }
+        }
+        Some(false)
     }
 
     /// Every cell the program's piece of `side` on `from` may land on: `occupied` holds every

@@ -247,9 +247,11 @@ impl Core {
                 while from != 0 {
                     let c = Cell::new(from.trailing_zeros() as usize);
                     from &= from - 1;
-                    if matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
-                        && row[2 * k.index() + s.index()] & bits::bit(c) != 0)
-                        && self.vm.captures_cell(rules, board, c, cell)
+                    if let Some((s, k)) = board.at(c).as_piece()
+                        && s == by
+                        && attacks_as(rules, k)
+                        && row[2 * k.index() + s.index()] & bits::bit(c) != 0
+                        && self.captures(rules, board, (c, s, k), cell)
                     {
                         return true;
                     }
@@ -258,8 +260,8 @@ impl Core {
             }
             return among.cells.iter().any(|&c| {
                 matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
-                    && row[2 * k.index() + s.index()] & bits::bit(c) != 0)
-                    && self.vm.captures_cell(rules, board, c, cell)
+                    && row[2 * k.index() + s.index()] & bits::bit(c) != 0
+                    && self.captures(rules, board, (c, s, k), cell))
             });
         }
         let to = rules.topo.offset_key(cell);
@@ -268,6 +270,35 @@ impl Core {
                 && rules.attack_reach().could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, board, c, cell)
         })
+    }
+
+    /// Whether the piece on `from` (`side`, `kind`) can capture the piece on `target`: from
+    /// the attack program's cell-set form where it has one and the target holds an enemy
+    /// piece, else by the interpreter ([`crate::vm::Machine::captures_cell`], which the
+    /// property tests compare it with).
+    fn captures(
+        &mut self,
+        rules: &Ruleset,
+        board: &Position,
+        (from, side, kind): (Cell, Side, PieceKindId),
+        target: Cell,
+    ) -> bool {
+        if let Some(b) = rules.bit_moves()
+            && b.answers_attacks(kind.index(), side)
+            && self.vm.plain_allowed()
+            && matches!(board.at(target).as_piece(), Some((s, _)) if s != side)
+            && let Some(hit) = b.attacks_cell(
+                kind.index(),
+                side,
+                from,
+                target,
+                |c| board.at(c).is_empty(),
+                |r| rules.regions[r.index()].cells[side].contains(from),
+            )
+        {
+            return hit;
+        }
+        self.vm.captures_cell(rules, board, from, target)
     }
 
     /// Whether any of `cells` but `known` (a cell known not to be attacked) is attacked by `by`
