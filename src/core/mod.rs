@@ -14,5 +14,5 @@ pub use by_side::BySide;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use filter::Filter;
 pub use ids::{PieceKindId, RegionId, StoneKindId};
-pub use occupant::Occupant;
+pub use occupant::{Occupant, each_filled};
 pub use side::Side;

@@ -113,10 +113,58 @@ const fn bit_table(mover: u8) -> [u8; 256] {
     t
 }
 
+/// Calls `f` with the index and occupant of every cell of `cells` that is not empty, in cell
+/// order. Eight cells are looked at at a time, so that the empty ones cost next to nothing.
+#[inline]
+pub fn each_filled(cells: &[Occupant], mut f: impl FnMut(usize, Occupant)) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let chunks = cells.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (j, chunk) in chunks.enumerate() {
+        let x = u64::from_le_bytes(std::array::from_fn(|b| chunk[b].code()));
+        // The high bit of each byte that is not zero.
+        let mut full = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
+        while full != 0 {
+            let b = full.trailing_zeros() as usize / 8;
+            full &= full - 1;
+            f(8 * j + b, chunk[b]);
+        }
+    }
+    let base = cells.len() - rest.len();
+    for (b, &o) in rest.iter().enumerate() {
+        if !o.is_empty() {
+            f(base + b, o);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Filter;
     use super::*;
+
+    #[test]
+    fn each_filled_visits_every_cell_not_empty_once_in_order() {
+        // Lengths around a multiple of eight, codes at both ends of the byte.
+        for len in [0, 1, 7, 8, 9, 16, 23, 90] {
+            let cells: Vec<Occupant> = (0..len)
+                .map(|i: usize| match i % 5 {
+                    0 | 3 => Occupant::EMPTY,
+                    1 => Occupant(0xff),
+                    _ => Occupant(u8::try_from(i % 251 + 1).unwrap_or(1)),
+                })
+                .collect();
+            let mut seen = Vec::new();
+            each_filled(&cells, |i, o| seen.push((i, o)));
+            let want: Vec<(usize, Occupant)> = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| !o.is_empty())
+                .map(|(i, &o)| (i, o))
+                .collect();
+            assert_eq!(seen, want, "{len} cells");
+        }
+    }
 
     #[test]
     fn filter_bits_by_the_table_are_the_occupants_classes() {

@@ -1827,23 +1827,7 @@ impl Generator {
             foes[n_foes] = c;
             n_foes += usize::from(class & theirs != 0);
         };
-        // Eight cells at a time: only the cells that are not empty are looked at.
-        let chunks = pos.cells.chunks_exact(8);
-        let rest = chunks.remainder();
-        for (j, chunk) in chunks.enumerate() {
-            let x = u64::from_le_bytes(std::array::from_fn(|b| chunk[b].code()));
-            // The high bit of each byte that is not zero.
-            let mut full = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
-            while full != 0 {
-                let b = full.trailing_zeros() as usize / 8;
-                full &= full - 1;
-                add(8 * j + b, chunk[b]);
-            }
-        }
-        let base = n - rest.len();
-        for (b, &o) in rest.iter().enumerate() {
-            add(base + b, o);
-        }
+        crate::core::each_filled(&pos.cells, &mut add);
         own.truncate(n_own);
         royals.truncate(n_royals);
         foes.truncate(n_foes);
@@ -2246,9 +2230,6 @@ impl Safety<'_> {
 fn no_drop_mate(rules: &Ruleset, k: PieceKindId) -> bool {
     rules.drops.as_ref().is_some_and(|d| d.no_mate.contains(&k))
 }
-
-/// The low seven bits of each byte of a word: finds the bytes that are not zero.
-const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 /// The board and the sensitive cells of one position as cell sets (boards of at most 128
 /// cells, see [`crate::compile::bits`]).

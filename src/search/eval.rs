@@ -323,10 +323,10 @@ impl Evaluator {
         let mut royals = std::mem::take(&mut self.royals_at);
         royals.clear();
         let n = pos.cells.len();
-        for (i, o) in pos.cells.iter().enumerate() {
+        crate::core::each_filled(&pos.cells, |i, o| {
             let slot = self.slot_of[usize::from(o.code())];
             if slot == NO_SLOT {
-                continue;
+                return;
             }
             let slot = usize::from(slot);
             let si = slot & 1;
@@ -337,7 +337,7 @@ impl Evaluator {
             if self.slot_royal[slot] {
                 royals.push((si, Cell::new(i)));
             }
-        }
+        });
         let total = material[0] + material[1];
         // 256: all the start's material left (or more); 0: none.
         let phase = (total * 256 / self.start_material).clamp(0, 256);
