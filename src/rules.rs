@@ -925,7 +925,7 @@ impl Ruleset {
                 .is_some_and(|&n| n > 0))
             && kind.at_most.is_none_or(|most| {
                 let on_board = pos
-                    .cells
+                    .cells()
                     .iter()
                     .filter(|o| o.as_piece() == Some((side, k)))
                     .count();

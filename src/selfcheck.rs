@@ -27,7 +27,10 @@ pub fn variant_text(text: &str) -> Result<(), String> {
         .unwrap_or_default();
     for k in 0..rules.pieces.len() {
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-        pos.cells[centre.index()] = Occupant::piece(Side::White, crate::core::PieceKindId::new(k));
+        pos.put(
+            centre,
+            Occupant::piece(Side::White, crate::core::PieceKindId::new(k)),
+        );
         match render::diagram(&rules, &pos, centre) {
             Ok(d) => {
                 let _ = render::diagram_text(&rules, &pos, &d);

@@ -101,7 +101,7 @@ fn x11_x12_the_armies_reserves_and_neutral_pawns() {
     );
     let pos = &r.setup;
     let points = |side: Side| -> u32 {
-        pos.cells
+        pos.cells()
             .iter()
             .filter_map(|o| o.as_piece())
             .filter(|(s, _)| *s == side)
@@ -110,14 +110,14 @@ fn x11_x12_the_armies_reserves_and_neutral_pawns() {
     };
     // 14 pieces on the board and 6 in reserve a side, 42 points with the reserve.
     let on_board = pos
-        .cells
+        .cells()
         .iter()
         .filter(|o| matches!(o.as_piece(), Some((Side::White, _))))
         .count();
     assert_eq!(on_board, 14);
     assert_eq!(points(Side::White) + 3 + 2 * 2 + 3, 42);
     assert_eq!(
-        pos.cells
+        pos.cells()
             .iter()
             .filter(|o| o.as_neutral().is_some())
             .count(),

@@ -145,11 +145,15 @@ fn b16_unbounded_and_long_chains_answer() {
         let rules = board(size, def);
         let mut pos = rules.setup.clone();
         let at = rules.topo.parse_cell("b2").unwrap();
-        pos.cells[at.index()] =
-            bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(0));
+        pos.put(
+            at,
+            bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(0)),
+        );
         let post = rules.topo.parse_cell("c3").unwrap();
-        pos.cells[post.index()] =
-            bulwark::Occupant::piece(bulwark::Side::Black, bulwark::core::PieceKindId::new(1));
+        pos.put(
+            post,
+            bulwark::Occupant::piece(bulwark::Side::Black, bulwark::core::PieceKindId::new(1)),
+        );
         let auto = run(&rules, &pos, at, Pruning::Auto);
         assert_eq!(auto, run(&rules, &pos, at, Pruning::Always), "{def}");
         if exhaustive {

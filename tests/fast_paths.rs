@@ -169,7 +169,7 @@ fn same_options(r: &Ruleset, pos: &Position) {
             && let Some(p) = table.program(kind.index(), side)
         {
             let mut board = RangeBoard::default();
-            board.fill(table, &pos.cells, side);
+            board.fill(table, pos.cells(), side);
             let names = |cells: Vec<Cell>| -> Vec<String> {
                 let mut v: Vec<String> = cells.iter().map(|&d| r.topo.name(d).clone()).collect();
                 v.sort();
@@ -183,8 +183,8 @@ fn same_options(r: &Ruleset, pos: &Position) {
                     r.regions[g.index()].cells[side].contains(c)
                 });
                 let mut after = pos.clone();
-                after.cells[v.index()] = Occupant::EMPTY;
-                after.cells[c.index()] = pos.at(c);
+                after.put(v, Occupant::EMPTY);
+                after.put(c, pos.at(c));
                 let want = general.range(r, &after, c).to_vec();
                 assert_eq!(
                     names(got.cells().collect()),
@@ -418,12 +418,14 @@ fn single_leg_board(placed: &[(usize, usize)], black: bool) {
         Ruleset::from_source("single-leg", text).unwrap()
     });
     let mut pos = r.setup.clone();
-    pos.cells.iter_mut().for_each(|c| *c = Occupant::EMPTY);
+    for c in r.topo.cells() {
+        pos.put(c, Occupant::EMPTY);
+    }
     let kinds = r.pieces.len();
     for &(cell, what) in placed {
         let what = what % (2 * kinds + r.stones.len());
-        let n = pos.cells.len();
-        pos.cells[cell % n] = if what < 2 * kinds {
+        let n = pos.cells().len();
+        let o = if what < 2 * kinds {
             let side = if what.is_multiple_of(2) {
                 Side::White
             } else {
@@ -433,6 +435,7 @@ fn single_leg_board(placed: &[(usize, usize)], black: bool) {
         } else {
             Occupant::stone(StoneKindId::new(what - 2 * kinds))
         };
+        pos.put(Cell::new(cell % n), o);
     }
     if black {
         pos.side = Side::Black;
@@ -553,12 +556,13 @@ proptest! {
         let kinds = r.pieces.len();
         for &(cell, what) in &placed {
             let what = what % (2 * kinds + 1);
-            pos.cells[cell] = if what < 2 * kinds {
+            let o = if what < 2 * kinds {
                 let side = if what.is_multiple_of(2) { Side::White } else { Side::Black };
                 Occupant::piece(side, PieceKindId::new(what / 2))
             } else {
                 Occupant::EMPTY
             };
+            pos.put(Cell::new(cell), o);
         }
         if black {
             pos.side = Side::Black;

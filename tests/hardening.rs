@@ -515,7 +515,7 @@ fn a_game_is_only_built_from_a_playable_position() {
     // Two white kings.
     let mut two = c.setup.clone();
     let king = two.at(c.topo.parse_cell("e1").unwrap());
-    two.cells[(c.topo.parse_cell("e4").unwrap()).index()] = king;
+    two.put(c.topo.parse_cell("e4").unwrap(), king);
     match Game::new(&c, two) {
         Err(u @ Unplayable::RoyalCount { .. }) => {
             assert_eq!(

@@ -33,8 +33,10 @@ fn with(letter: char, cell: &str) -> String {
     let mut pos = text::parse_position(r, &r.setup_text()).unwrap();
     let c = r.topo.parse_cell(cell).unwrap();
     let k = r.pieces.iter().position(|p| p.letter == letter).unwrap();
-    pos.cells[c.index()] =
-        bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(k));
+    pos.put(
+        c,
+        bulwark::Occupant::piece(bulwark::Side::White, bulwark::core::PieceKindId::new(k)),
+    );
     text::write_position(r, &pos)
 }
 

@@ -94,7 +94,7 @@ impl Zobrist {
     /// The hash of a whole position, computed from scratch.
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = 0u64;
-        for (c, &o) in pos.cells.iter().enumerate() {
+        for (c, &o) in pos.cells().iter().enumerate() {
             h = h.wrapping_add(self.cell(Cell::new(c), o));
         }
         for side in Side::BOTH {

@@ -64,6 +64,14 @@ impl Occupant {
         ))
     }
 
+    /// A piece's slot, `2 * kind + side` (White 0, Black 1), below 64; `None` for anything
+    /// but a piece of a side.
+    #[inline]
+    pub fn piece_slot(self) -> Option<usize> {
+        let j = self.0.wrapping_sub(1);
+        (j < NEUTRAL0 - 1).then_some(usize::from(j))
+    }
+
     /// The stone kind, if a stone.
     #[inline]
     pub fn as_stone(self) -> Option<StoneKindId> {

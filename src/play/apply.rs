@@ -106,10 +106,10 @@ pub(crate) fn move_pieces(
 /// Puts `o` on `c`, reporting the change.
 #[inline]
 fn set(pos: &mut Position, moved: &mut impl Moved, c: Cell, o: Occupant) {
-    let old = pos.cells[c.index()];
+    let old = pos.at(c);
     if old != o {
         moved.cell(c, old, o);
-        pos.cells[c.index()] = o;
+        pos.put(c, o);
     }
 }
 
@@ -414,7 +414,7 @@ impl Moved for Undo {
 /// Takes back what [`make_turn`] or [`make_movement`] did, leaving `pos` as it was before.
 pub fn unmake(pos: &mut Position, undo: &Undo) {
     for &(c, o) in undo.cells.iter().rev() {
-        pos.cells[c.index()] = o;
+        pos.put(c, o);
     }
     for &(side, slot) in &undo.gained {
         pos.supplies[side][slot] -= 1;

@@ -77,14 +77,14 @@ impl Unplayable {
 /// it and an empty cell behind it.
 pub fn check_position(rules: &Ruleset, pos: &Position) -> Result<(), Unplayable> {
     let topo = &rules.topo;
-    if pos.cells.len() != topo.len()
+    if pos.cells().len() != topo.len()
         || pos
             .supplies
             .iter()
             .any(|(_, s)| s.len() != rules.stones.len() + rules.pieces.len())
     {
         return Err(Unplayable::WrongSize {
-            cells: pos.cells.len(),
+            cells: pos.cells().len(),
             stones: pos.supplies[Side::White].len(),
         });
     }

@@ -86,7 +86,7 @@ impl<'a> Among<'a> {
 }
 
 /// What [`Generator::census`] finds besides its lists.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Census {
     /// Which sides have a royal piece.
     royal_sides: BySide<bool>,
@@ -168,7 +168,7 @@ impl Core {
         let mut probe = std::mem::take(&mut self.scratch);
         let board: &Position = if let Some(o) = stand_in {
             probe.clone_from(pos);
-            probe.cells[cell.index()] = o;
+            probe.put(cell, o);
             &probe
         } else {
             pos
@@ -188,10 +188,10 @@ impl Core {
                         board.at(c).as_neutral().is_some() && {
                             let (mine, theirs) = influence(rules, n, board, c, by);
                             mine > theirs && {
-                                let was = lent.cells[c.index()];
-                                lent.cells[c.index()] = Occupant::piece(by, n.kind);
+                                let was = lent.at(c);
+                                lent.put(c, Occupant::piece(by, n.kind));
                                 let takes = self.vm.captures_cell(rules, &lent, c, cell);
-                                lent.cells[c.index()] = was;
+                                lent.put(c, was);
                                 takes
                             }
                         }
@@ -324,12 +324,12 @@ impl Core {
                     probe.clone_from(pos);
                     copied = true;
                 }
-                probe.cells[cell.index()] = Occupant::piece(by.opponent(), PieceKindId::new(0));
+                probe.put(cell, Occupant::piece(by.opponent(), PieceKindId::new(0)));
             }
             let board = if empty { &probe } else { pos };
             hit = self.captured_by_any(rules, board, cell, by, among);
             if copied {
-                probe.cells[cell.index()] = pos.cells[cell.index()];
+                probe.put(cell, pos.at(cell));
             }
             if hit {
                 break;
@@ -658,7 +658,7 @@ impl Core {
         }
         let mut probe = std::mem::take(&mut self.scratch);
         probe.clone_from(pos);
-        probe.cells[target.index()] = Occupant::piece(pos.side.opponent(), kind);
+        probe.put(target, Occupant::piece(pos.side.opponent(), kind));
         // Only a piece that attacks the cell can capture on it alone.
         let hits = self.vm.captures_cell(rules, &probe, c, target) && {
             self.vm.moves(rules, &probe, c, &mut self.attack);
@@ -702,7 +702,7 @@ impl Core {
             let may_capture = mine > theirs;
             let mut probe = std::mem::take(&mut self.scratch);
             probe.clone_from(pos);
-            probe.cells[c.index()] = Occupant::piece(side, n.kind);
+            probe.put(c, Occupant::piece(side, n.kind));
             self.vm.moves(rules, &probe, c, &mut self.attack);
             self.scratch = probe;
             let opts = std::mem::take(&mut self.attack);
@@ -1029,7 +1029,7 @@ impl Core {
             for (k, &plane) in self.planes.iter().enumerate() {
                 n += ((range & plane).len() as usize) << k;
             }
-            let base = now.index() * pos.cells.len();
+            let base = now.index() * pos.cells().len();
             for c in (range & self.ask).cells() {
                 let known = &mut self.asked[base + c.index()];
                 if *known == WEIGH {
@@ -1083,10 +1083,10 @@ impl Core {
                 }
             }
         }
-        self.range_board.fill(table, &pos.cells, side);
+        self.range_board.fill(table, pos.cells(), side);
         self.asked.clear();
         self.asked
-            .resize(rules.pieces.len() * pos.cells.len(), WEIGH);
+            .resize(rules.pieces.len() * pos.cells().len(), WEIGH);
         self.planed = true;
     }
 
@@ -1774,7 +1774,7 @@ impl Generator {
         if let Some(kept @ (id, s, census)) = self.counted.take()
             && id == rules.identity.get()
             && s == side
-            && self.counted_cells == pos.cells
+            && self.counted_cells == pos.cells()
         {
             if keep {
                 self.counted = Some(kept);
@@ -1785,13 +1785,70 @@ impl Generator {
         self.known_check = None;
         if keep {
             self.counted = Some((rules.identity.get(), side, census));
-            self.counted_cells.clone_from(&pos.cells);
+            self.counted_cells.clear();
+            self.counted_cells.extend_from_slice(pos.cells());
         }
         census
     }
 
-    /// [`Generator::census`] taken.
+    /// [`Generator::census`] taken: read from the position's cell sets where it has them,
+    /// else by a pass over the board.
     fn take_census(&mut self, rules: &Ruleset, pos: &Position) -> Census {
+        if pos.has_piece_sets() {
+            self.census_from_sets(rules, pos)
+        } else {
+            self.census_by_scan(rules, pos)
+        }
+    }
+
+    /// [`Generator::take_census`] from the position's cell sets per piece slot: the lists in
+    /// cell order, as the pass over the board gives them.
+    fn census_from_sets(&mut self, rules: &Ruleset, pos: &Position) -> Census {
+        // A word at a time: cheaper than the same on the whole 128 bits.
+        #[allow(clippy::cast_possible_truncation)] // the two halves of the set
+        fn list(to: &mut Vec<Cell>, set: u128) {
+            to.clear();
+            for (base, mut word) in [(0, set as u64), (64, (set >> 64) as u64)] {
+                while word != 0 {
+                    to.push(Cell::new(base + word.trailing_zeros() as usize));
+                    word &= word - 1;
+                }
+            }
+        }
+        let (me, them) = (pos.side.index(), pos.side.opponent().index());
+        let royals = rules.royal_kinds();
+        let (mut sides, mut royal) = ([0u128; 2], [0u128; 2]);
+        let sets = &mut self.foe_sets;
+        sets.clear();
+        let with_sets = rules.attack_reach().from_set_row(Cell::new(0)).is_some();
+        let mut enemy_kinds = 0u64;
+        for (k, of) in pos.kind_sets().enumerate() {
+            sides = [sides[0] | of[0], sides[1] | of[1]];
+            if royals >> k & 1 != 0 {
+                royal = [royal[0] | of[0], royal[1] | of[1]];
+            }
+            // Kinds are fewer than 32.
+            enemy_kinds |= u64::from(of[them] != 0) << k;
+            if with_sets {
+                sets.push(of[them]);
+            }
+        }
+        if with_sets {
+            sets.resize(rules.pieces.len(), 0);
+        }
+        list(&mut self.own, sides[me]);
+        list(&mut self.royals, royal[me]);
+        list(&mut self.foes, sides[them]);
+        self.foe_kinds = enemy_kinds;
+        Census {
+            royal_sides: BySide::new(royal[0] != 0, royal[1] != 0),
+            pieces: BySide::new(sides[0] != 0, sides[1] != 0),
+            enemy_kinds,
+        }
+    }
+
+    /// [`Generator::take_census`] by a pass over the board.
+    fn census_by_scan(&mut self, rules: &Ruleset, pos: &Position) -> Census {
         let side = pos.side;
         self.own.clear();
         self.royals.clear();
@@ -1803,7 +1860,7 @@ impl Generator {
         };
         // Without branches on what stands where: every cell is written to each list, and the
         // list grows by one where the cell belongs to it.
-        let n = pos.cells.len();
+        let n = pos.cells().len();
         let (own, royals, foes) = (&mut self.own, &mut self.royals, &mut self.foes);
         own.resize(n, Cell::new(0));
         royals.resize(n, Cell::new(0));
@@ -1827,7 +1884,7 @@ impl Generator {
             foes[n_foes] = c;
             n_foes += usize::from(class & theirs != 0);
         };
-        crate::core::each_filled(&pos.cells, &mut add);
+        crate::core::each_filled(pos.cells(), &mut add);
         own.truncate(n_own);
         royals.truncate(n_royals);
         foes.truncate(n_foes);
@@ -2124,7 +2181,7 @@ impl Safety<'_> {
             // that blows up the enemy's wins at once, whatever else it leaves attacked.
             let after = &*self.after;
             let royal_of = |o: &Occupant, s: Side| matches!(o.as_piece(), Some((x, k)) if x == s && rules.is_royal(k));
-            let count = |s: Side| after.cells.iter().filter(|o| royal_of(o, s)).count();
+            let count = |s: Side| after.cells().iter().filter(|o| royal_of(o, s)).count();
             // A movement that makes no royal piece: the mover's royal pieces are where they
             // stood (or where the mover went), the enemy's among its pieces, if anywhere.
             let moved = t.castle().is_none()
@@ -2822,5 +2879,85 @@ impl Sensitive {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::Game;
+    use crate::search::Rng;
+
+    /// The census read from the position's cell sets and the census by a pass over the board
+    /// agree: lists (in cell order), the enemy kinds' sets and what the census reports.
+    fn same_census(g: &mut Generator, rules: &Ruleset, pos: &Position) {
+        let fast = g.census_from_sets(rules, pos);
+        let lists = |g: &Generator| {
+            let (own, royals, foes) = (g.own.clone(), g.royals.clone(), g.foes.clone());
+            (own, royals, foes, g.foe_sets.clone(), g.foe_kinds)
+        };
+        let fast_lists = lists(g);
+        let slow = g.census_by_scan(rules, pos);
+        assert_eq!(fast, slow, "{}", crate::text::write_position(rules, pos));
+        assert_eq!(
+            fast_lists,
+            lists(g),
+            "{}",
+            crate::text::write_position(rules, pos)
+        );
+    }
+
+    /// Every bundled game of at most 128 cells: the positions of random games (turns played
+    /// and some taken back, through the same make and unmake the generator uses), then the
+    /// same boards with random occupants put on random cells.
+    #[test]
+    fn census_from_cell_sets_is_the_census_by_scan() {
+        let mut rng = Rng::new(178);
+        let mut g = Generator::default();
+        let mut games = 0;
+        for (name, text) in crate::BUNDLED {
+            let Ok(rules) = Ruleset::from_source(name, text) else {
+                continue;
+            };
+            if rules.topo.len() > 128 {
+                continue;
+            }
+            games += 1;
+            let mut game = Game::start(&rules);
+            for _ in 0..60 {
+                same_census(&mut g, &rules, game.pos());
+                let Ok(turns) = game.legal_turns() else {
+                    break;
+                };
+                if turns.is_empty() {
+                    break;
+                }
+                game.play(&turns[rng.below(turns.len())]);
+                if rng.below(5) == 0 {
+                    game.undo();
+                }
+            }
+            let mut pos = game.pos().clone();
+            let mut occupants = vec![Occupant::EMPTY];
+            for k in 0..rules.pieces.len() {
+                for side in [Side::White, Side::Black] {
+                    occupants.push(Occupant::piece(side, PieceKindId::new(k)));
+                }
+                occupants.push(Occupant::neutral(PieceKindId::new(k)));
+            }
+            occupants.extend((0..rules.stones.len()).map(|s| Occupant::stone(StoneKindId::new(s))));
+            for _ in 0..200 {
+                let c = Cell::new(rng.below(rules.topo.len()));
+                pos.put(c, occupants[rng.below(occupants.len())]);
+                if rng.below(2) == 0 {
+                    pos.side = pos.side.opponent();
+                }
+                same_census(&mut g, &rules, &pos);
+            }
+        }
+        assert!(
+            games >= 10,
+            "only {games} bundled games of at most 128 cells"
+        );
     }
 }

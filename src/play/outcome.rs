@@ -164,7 +164,7 @@ pub(crate) fn no_turn(rules: &Ruleset, side: Side, in_check: bool) -> Outcome {
 
 /// Whether `side` has a piece of kind `k` on the board or in its reserve.
 fn has_kind(rules: &Ruleset, pos: &Position, side: Side, k: PieceKindId) -> bool {
-    pos.cells.iter().any(|o| o.as_piece() == Some((side, k)))
+    pos.cells().iter().any(|o| o.as_piece() == Some((side, k)))
         || (rules.pieces[k.index()].reserve.is_some()
             && pos.supplies[side]
                 .get(rules.hand_slot(k))
@@ -207,10 +207,10 @@ pub(crate) fn answer_pending(rules: &Ruleset, pos: &Position) -> Option<(usize, 
 /// The outcome decided by the position alone (B-60, B-61), without move generation.
 pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let pieces = BySide::new(
-        pos.cells
+        pos.cells()
             .iter()
             .any(|o| matches!(o.as_piece(), Some((Side::White, _)))),
-        pos.cells
+        pos.cells()
             .iter()
             .any(|o| matches!(o.as_piece(), Some((Side::Black, _)))),
     );
@@ -221,7 +221,7 @@ pub fn static_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
 fn royal_sides(rules: &Ruleset, pos: &Position) -> BySide<bool> {
     let mut has = BySide::new(!rules.has_royals(), !rules.has_royals());
     if rules.has_royals() {
-        for o in &pos.cells {
+        for o in pos.cells() {
             if let Some((s, k)) = o.as_piece()
                 && rules.is_royal(k)
             {
@@ -260,7 +260,7 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     let mut on_board = BySide::new(0u64, 0u64);
     let masked = rules.pieces.len() <= 64;
     if masked {
-        for o in &pos.cells {
+        for o in pos.cells() {
             if let Some((s, k)) = o.as_piece() {
                 on_board[s] |= 1 << k.index();
             }
@@ -291,7 +291,7 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
 /// How many pieces `side` has besides its royal pieces, on the board and in its reserve.
 fn others(rules: &Ruleset, pos: &Position, side: Side) -> usize {
     let board = pos
-        .cells
+        .cells()
         .iter()
         .filter(|o| matches!(o.as_piece(), Some((s, k)) if s == side && !rules.is_royal(k)))
         .count();
@@ -504,7 +504,7 @@ fn vanquished(rules: &Ruleset, v: &crate::rules::Vanquished, pos: &Position, sid
         return false;
     }
     let mut points = 0u32;
-    for o in &pos.cells {
+    for o in pos.cells() {
         if let Some((s, k)) = o.as_piece()
             && s == side
         {
@@ -517,5 +517,5 @@ fn vanquished(rules: &Ruleset, v: &crate::rules::Vanquished, pos: &Position, sid
     if v.points_below.is_some_and(|limit| points >= limit) {
         return false;
     }
-    !(v.no_neutrals && pos.cells.iter().any(|o| o.as_neutral().is_some()))
+    !(v.no_neutrals && pos.cells().iter().any(|o| o.as_neutral().is_some()))
 }

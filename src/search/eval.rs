@@ -88,14 +88,14 @@ fn empty_board_moves(
             let mut pos = Position::empty(n, rules.initial_hand());
             pos.side = side;
             for c in rules.topo.cells() {
-                pos.cells[c.index()] = Occupant::piece(side, PieceKindId::new(k));
+                pos.put(c, Occupant::piece(side, PieceKindId::new(k)));
                 vm.moves(rules, &pos, c, opts);
                 vm.take_runaway();
                 let mut to: Vec<Cell> = opts.moves.iter().map(|m| m.to).collect();
                 to.sort_unstable_by_key(|c| c.index());
                 to.dedup();
                 per_side[si][c.index()] = to;
-                pos.cells[c.index()] = Occupant::EMPTY;
+                pos.put(c, Occupant::EMPTY);
             }
         }
         out.push(per_side);
@@ -280,7 +280,7 @@ impl Evaluator {
             .collect();
         let start_material = rules
             .setup
-            .cells
+            .cells()
             .iter()
             .filter_map(|o| o.as_piece())
             .map(|(_, k)| values[k.index()])
@@ -322,8 +322,8 @@ impl Evaluator {
         let mut eg = [0i32; 2];
         let mut royals = std::mem::take(&mut self.royals_at);
         royals.clear();
-        let n = pos.cells.len();
-        crate::core::each_filled(&pos.cells, |i, o| {
+        let n = pos.cells().len();
+        crate::core::each_filled(pos.cells(), |i, o| {
             let slot = self.slot_of[usize::from(o.code())];
             if slot == NO_SLOT {
                 return;

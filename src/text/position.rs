@@ -355,7 +355,7 @@ fn read_rank(
                 );
             };
             if let Some(&c) = cells.get(k) {
-                pos.cells[c.index()] = occ;
+                pos.put(c, occ);
             }
             k = k.saturating_add(1);
             j += ch.len_utf8();
@@ -645,7 +645,7 @@ fn castling_missing(
             let expected = c.partner_kind.or_else(|| {
                 rules
                     .setup
-                    .cells
+                    .cells()
                     .get(from.index())?
                     .as_piece()
                     .filter(|&(s, k)| s == c.side && !rules.is_royal(k))

@@ -152,7 +152,7 @@ pub fn explosive_pieces(rules: &Ruleset, work_budget: u64) -> Vec<Explosive> {
     for k in 0..rules.pieces.len() {
         let kind = crate::core::PieceKindId::new(k);
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-        pos.cells[centre.index()] = crate::position::Occupant::piece(Side::White, kind);
+        pos.put(centre, crate::position::Occupant::piece(Side::White, kind));
         let stop = std::sync::Arc::new(
             crate::vm::Stop::with_budget(None, crate::vm::PROBE_BUDGET)
                 .with_work_budget(work_budget),
@@ -204,7 +204,7 @@ pub fn diagram_under(
     stop: Option<&std::sync::Arc<crate::vm::Stop>>,
 ) -> Result<Diagram, DiagramError> {
     let (side, kind) = pos.at(at).as_piece().ok_or(DiagramError::NoPiece)?;
-    let mut marks = vec![0u16; pos.cells.len()];
+    let mut marks = vec![0u16; pos.cells().len()];
     marks[at.index()] |= Mark::Origin.bit();
     let mut vm = Machine::new();
     vm.set_stop(stop.cloned());

@@ -142,7 +142,7 @@ fn started<'r>(r: &'r Ruleset, stop: Option<&Arc<Stop>>) -> Game<'r> {
 fn alone(r: &Ruleset, k: PieceKindId) -> (Position, Cell) {
     let centre = central_cell(r);
     let mut pos = Position::empty(r.topo.len(), r.initial_hand());
-    pos.cells[centre.index()] = Occupant::piece(Side::White, k);
+    pos.put(centre, Occupant::piece(Side::White, k));
     (pos, centre)
 }
 

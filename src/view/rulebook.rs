@@ -342,7 +342,7 @@ fn piece_section(
         super::escape_xml(&p.moves_text)
     );
     let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-    pos.cells[centre.index()] = Occupant::piece(Side::White, PieceKindId::new(k));
+    pos.put(centre, Occupant::piece(Side::White, PieceKindId::new(k)));
     let d = render::diagram_under(rules, &pos, centre, stop).map_err(|e| match e {
         render::DiagramError::Runaway(r) => r.message(rules),
         render::DiagramError::NoPiece => format!("no {} on the centre cell", p.name),

@@ -55,7 +55,7 @@ pub fn diagrams(
     for (k, p) in rules.pieces.iter().enumerate() {
         let kind = PieceKindId::new(k);
         let mut pos = Position::empty(rules.topo.len(), rules.initial_hand());
-        pos.cells[centre.index()] = Occupant::piece(Side::White, kind);
+        pos.put(centre, Occupant::piece(Side::White, kind));
         let text = match diagram_under(rules, &pos, centre, stop) {
             Ok(d) => diagram_text(rules, &pos, &d),
             Err(e) => format!("not drawn: {e}"),

@@ -54,7 +54,7 @@ impl<'a> Direct<'a> {
             prog,
             links: &rules.links,
             regions: &rules.regions,
-            cells: &pos.cells,
+            cells: pos.cells(),
             collectable: rules.collectable(),
             side,
             origin,
@@ -110,7 +110,7 @@ impl Machine {
         prog: &Program,
         sink: &mut S,
     ) {
-        self.next_epoch(pos.cells.len());
+        self.next_epoch(pos.cells().len());
         self.caps.clear();
         self.prev.clear();
         self.fps.clear();

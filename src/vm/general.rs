@@ -68,7 +68,7 @@ impl At {
 
 impl Machine {
     pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
-        let n = pos.cells.len();
+        let n = pos.cells().len();
         self.work.landings = 0;
         self.work.stopped = None;
         self.work.charged = 0;
@@ -89,7 +89,7 @@ impl Machine {
             self.walk.seen.clear();
         }
         self.cells.clear();
-        self.cells.extend_from_slice(&pos.cells);
+        self.cells.extend_from_slice(pos.cells());
         self.cells[from.index()] = Occupant::EMPTY;
         self.visited.clear();
         self.visited.resize(n, 0);

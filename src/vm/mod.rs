@@ -310,7 +310,7 @@ impl Machine {
             return None;
         }
         self.range.clear();
-        self.next_epoch(pos.cells.len());
+        self.next_epoch(pos.cells().len());
         let cx = Direct::new(rules, pos, prog, side, at, vacated);
         self.direct_ops(&cx, &mut Range, 0, at, 0, false, StoneEffect::None, false);
         Some(&self.range)

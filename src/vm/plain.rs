@@ -22,12 +22,12 @@ pub(super) fn plain_attack_cell(
     target: Cell,
 ) -> bool {
     let links = &rules.links;
-    let board = Cells(&pos.cells);
+    let board = Cells(pos.cells());
     let ((ff, fr), (tf, tr)) = (rules.topo.coord(from), rules.topo.coord(target));
     let (df, dr) = (tf - ff, tr - fr);
     let captures = |l: &LegCode| {
         matches!(
-            landing(l, side, pos.cells[target.index()], rules.collectable()),
+            landing(l, side, pos.at(target), rules.collectable()),
             Some((true, _))
         )
     };
@@ -104,7 +104,7 @@ pub(super) fn plain_landings(
     prog: &Program,
     mut f: impl FnMut(&LegCode, Cell, Occupant),
 ) {
-    let (links, board) = (&rules.links, Cells(&pos.cells));
+    let (links, board) = (&rules.links, Cells(pos.cells()));
     for l in emitted_legs(rules, prog, side, from) {
         // The legs of a plain program are free steps and leaps, and rides (see
         // `Program::is_plain`): `walk_leg` without its other kinds, so that `f` is called from
@@ -112,7 +112,7 @@ pub(super) fn plain_landings(
         if traits(l.kind).reading == Reading::Ride {
             for &v in &l.vecs[side] {
                 ride(links, &board, side, Line::of(l, v, from), |t, _| {
-                    f(l, t, pos.cells[t.index()]);
+                    f(l, t, pos.at(t));
                     true
                 });
             }
@@ -121,7 +121,7 @@ pub(super) fn plain_landings(
             for &v in &l.vecs[side] {
                 let t = links.link(v, from);
                 if t != NO_CELL {
-                    f(l, t, pos.cells[t.index()]);
+                    f(l, t, pos.at(t));
                 }
             }
         }
@@ -143,7 +143,7 @@ impl Machine {
         prog: &Program,
         out: &mut Options,
     ) {
-        self.next_epoch(pos.cells.len());
+        self.next_epoch(pos.cells().len());
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             self.plain_land(rules, out, l, side, t, occ);
         });
@@ -175,7 +175,7 @@ impl Machine {
         // A disjoint program lands on no cell twice: no stamps.
         let repeats = !prog.disjoint;
         if repeats {
-            self.next_epoch(pos.cells.len());
+            self.next_epoch(pos.cells().len());
         }
         plain_landings(rules, pos, from, side, prog, |l, t, occ| {
             if let Some((captured, fx)) = landing(l, side, occ, rules.collectable())

@@ -23,7 +23,7 @@ pub fn pos(placements: &str) -> Position {
         let (cell, what) = item.split_once('=').expect("CELL=CHAR");
         let c = r.topo.parse_cell(cell).expect("cell");
         let ch = what.chars().next().expect("char");
-        p.cells[c.index()] = if ch.is_ascii_alphabetic() {
+        let o = if ch.is_ascii_alphabetic() {
             let k = r
                 .pieces
                 .iter()
@@ -45,6 +45,7 @@ pub fn pos(placements: &str) -> Position {
                 .expect("symbol");
             bulwark::Occupant::stone(bulwark::core::StoneKindId::new(k))
         };
+        p.put(c, o);
     }
     p
 }
