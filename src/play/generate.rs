@@ -2537,6 +2537,10 @@ struct Line {
     /// Of those, kinds that an arriving piece can open the line for (hoppers' screens, rides
     /// over pieces).
     land: u64,
+    /// Per royal cell, the cells of the line from it to the edge, bit per cell, on boards of
+    /// at most 128 cells (empty on larger ones): a line with no attacker of its kinds on it
+    /// marks nothing and is not walked.
+    rays: Vec<u128>,
 }
 
 /// A lame leap onto a royal piece: where its maker would stand, and its path cells, relative
@@ -2582,6 +2586,7 @@ impl AttackLines {
                                             back,
                                             kinds: 0,
                                             land: 0,
+                                            rays: Vec::new(),
                                         });
                                         list.len() - 1
                                     }
@@ -2613,6 +2618,20 @@ impl AttackLines {
                             Attack::Unbounded => {}
                         }
                     }
+                }
+            }
+        }
+        let topo = &rules.topo;
+        if topo.len() <= 128 {
+            for side in [Side::White, Side::Black] {
+                for line in &mut lines[side] {
+                    line.rays = topo
+                        .cells()
+                        .map(|r| {
+                            topo.line(r, line.back)
+                                .fold(0u128, |m, c| m | 1u128 << c.index())
+                        })
+                        .collect();
                 }
             }
         }
@@ -2800,9 +2819,27 @@ impl Sensitive {
             Some((s, k)) if s == enemy => 1u64 << k.index(),
             _ => 0,
         };
+        // The cells of the enemy's pieces of some kinds, from the position's cell sets.
+        let sets = pos.has_piece_sets();
+        let placed = |mut kinds: u64| {
+            let mut m = 0u128;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as usize;
+                kinds &= kinds - 1;
+                m |= pos.piece_set(2 * k + enemy as usize);
+            }
+            m
+        };
         for &r in royals {
             for line in &table.lines[enemy] {
                 if line.kinds & present == 0 {
+                    continue;
+                }
+                // No attacker of the line's kinds on it: the walk would mark nothing.
+                if sets
+                    && let Some(&ray) = line.rays.get(r.index())
+                    && ray & placed(line.kinds) == 0
+                {
                     continue;
                 }
                 self.walked.clear();
