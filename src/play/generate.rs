@@ -48,9 +48,8 @@ pub struct Generator {
     /// The enemy pieces' cells for [`Generator::royals_safe`].
     enemies: Vec<Cell>,
     /// On boards with cell sets: per piece kind, the cells of `foes` holding one (empty
-    /// otherwise); and the kinds among `foes` (bit per kind).
+    /// otherwise).
     foe_sets: Vec<u128>,
-    foe_kinds: u64,
     /// A census kept (see [`Generator::census`]), for the rules (identity), side to move and
     /// cells it was taken of (`counted_cells`): asked again of the same position (a search
     /// asks whether the side to move is in check, then for its turns), it is not taken
@@ -62,25 +61,25 @@ pub struct Generator {
 }
 
 /// The pieces of one side a test asks about attacks: their cells, and (where the census found
-/// them, on a board with cell sets) the kinds present, bit per kind, with each kind's cells as
-/// a set.
+/// them, on a board with cell sets) each kind's cells as a set, in kind order (empty for a
+/// kind not present).
 #[derive(Debug, Clone, Copy)]
 struct Among<'a> {
     cells: &'a [Cell],
-    kinds: Option<(u64, &'a [u128])>,
+    sets: Option<&'a [u128]>,
 }
 
 impl<'a> Among<'a> {
     /// Just these cells.
     fn cells(cells: &'a [Cell]) -> Among<'a> {
-        Among { cells, kinds: None }
+        Among { cells, sets: None }
     }
 
     /// The census's enemy pieces.
-    fn foes(cells: &'a [Cell], sets: &'a [u128], kinds: u64) -> Among<'a> {
+    fn foes(cells: &'a [Cell], sets: &'a [u128]) -> Among<'a> {
         Among {
             cells,
-            kinds: (!sets.is_empty()).then_some((kinds, sets)),
+            sets: (!sets.is_empty()).then_some(sets),
         }
     }
 }
@@ -234,15 +233,14 @@ impl Core {
         }
         // On boards of up to 128 cells: one bit per enemy piece.
         if let Some(row) = rules.attack_reach().from_set_row(cell) {
-            if let Some((mut kinds, sets)) = among.kinds {
-                // Per kind present, its cells that could reach: a set operation per kind.
-                // Pieces of `by` are only taken off the board by the other side's turns, never
-                // changed into another kind, so a cell of the set holds that kind or none.
+            if let Some(sets) = among.sets {
+                // Per kind, its cells that could reach: a set operation per kind (a kind not
+                // present has an empty set; no branch on which are). Pieces of `by` are only
+                // taken off the board by the other side's turns, never changed into another
+                // kind, so a cell of the set holds that kind or none.
                 let mut from = 0u128;
-                while kinds != 0 {
-                    let k = kinds.trailing_zeros() as usize;
-                    kinds &= kinds - 1;
-                    from |= row[2 * k + by.index()] & sets[k];
+                for (pair, &set) in row.chunks_exact(2).zip(sets) {
+                    from |= pair[by.index()] & set;
                 }
                 while from != 0 {
                     let c = Cell::new(from.trailing_zeros() as usize);
@@ -1621,11 +1619,10 @@ impl Generator {
                 royals,
                 foes,
                 foe_sets,
-                foe_kinds,
                 known_check,
                 ..
             } = self;
-            let foes = Among::foes(foes, foe_sets, *foe_kinds);
+            let foes = Among::foes(foes, foe_sets);
             let in_check = *known_check.get_or_insert_with(|| {
                 !royals
                     .iter()
@@ -1839,7 +1836,6 @@ impl Generator {
         list(&mut self.own, sides[me]);
         list(&mut self.royals, royal[me]);
         list(&mut self.foes, sides[them]);
-        self.foe_kinds = enemy_kinds;
         Census {
             royal_sides: BySide::new(royal[0] != 0, royal[1] != 0),
             pieces: BySide::new(sides[0] != 0, sides[1] != 0),
@@ -1903,7 +1899,6 @@ impl Generator {
                 }
             }
         }
-        self.foe_kinds = census.enemy_kinds;
         let by = |bits: u8| BySide::new(bits & PIECE_WHITE != 0, bits & PIECE_BLACK != 0);
         census.royal_sides = by(royal_seen);
         census.pieces = by(seen);
@@ -1952,12 +1947,11 @@ impl Generator {
             their_royals,
             enemies: _,
             foe_sets,
-            foe_kinds,
             counted: _,
             counted_cells: _,
             known_check,
         } = self;
-        let among = Among::foes(foes, foe_sets, *foe_kinds);
+        let among = Among::foes(foes, foe_sets);
         let in_check = *known_check.get_or_insert_with(|| {
             !royals
                 .iter()
@@ -2931,7 +2925,7 @@ mod tests {
         let fast = g.census_from_sets(rules, pos);
         let lists = |g: &Generator| {
             let (own, royals, foes) = (g.own.clone(), g.royals.clone(), g.foes.clone());
-            (own, royals, foes, g.foe_sets.clone(), g.foe_kinds)
+            (own, royals, foes, g.foe_sets.clone())
         };
         let fast_lists = lists(g);
         let slow = g.census_by_scan(rules, pos);
