@@ -100,7 +100,9 @@ struct Core {
     vm: Machine,
     opts: Options,
     attack: Options,
-    scratch: Position,
+    /// A position to copy another into and change for a test, boxed so that taking it out
+    /// and putting it back moves a pointer ([`Core::take_scratch`]).
+    scratch: Option<Box<Position>>,
     range: Vec<Cell>,
     singles: Vec<(StoneKindId, Cell, bool)>,
     removals: Vec<Cell>,
@@ -154,6 +156,12 @@ struct Core {
 }
 
 impl Core {
+    /// The scratch position, taken out (put it back with `self.scratch = Some(..)`).
+    #[inline]
+    fn take_scratch(&mut self) -> Box<Position> {
+        self.scratch.take().unwrap_or_default()
+    }
+
     /// Whether `cell` is attacked by `by` in `pos`: some piece of `by` has a movement option
     /// that captures on it. An empty cell is tested with a stand-in enemy piece on it.
     fn attacked(&mut self, rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
@@ -164,9 +172,9 @@ impl Core {
             .at(cell)
             .is_empty()
             .then(|| Occupant::piece(by.opponent(), PieceKindId::new(0)));
-        let mut probe = std::mem::take(&mut self.scratch);
+        let mut probe = self.take_scratch();
         let board: &Position = if let Some(o) = stand_in {
-            probe.clone_from(pos);
+            (*probe).clone_from(pos);
             probe.put(cell, o);
             &probe
         } else {
@@ -197,7 +205,7 @@ impl Core {
                     })
                 }
             });
-        self.scratch = probe;
+        self.scratch = Some(probe);
         hit
     }
 
@@ -312,14 +320,14 @@ impl Core {
         by: Side,
         among: Among<'_>,
     ) -> bool {
-        let mut probe = std::mem::take(&mut self.scratch);
+        let mut probe = self.take_scratch();
         let mut copied = false;
         let mut hit = false;
         for &cell in cells.iter().filter(|&&c| Some(c) != known) {
             let empty = pos.at(cell).is_empty();
             if empty {
                 if !copied {
-                    probe.clone_from(pos);
+                    (*probe).clone_from(pos);
                     copied = true;
                 }
                 probe.put(cell, Occupant::piece(by.opponent(), PieceKindId::new(0)));
@@ -333,7 +341,7 @@ impl Core {
                 break;
             }
         }
-        self.scratch = probe;
+        self.scratch = Some(probe);
         hit
     }
 
@@ -654,8 +662,8 @@ impl Core {
         if !self.vm.may_capture(rules, pos.side, kind, c, target) {
             return 0;
         }
-        let mut probe = std::mem::take(&mut self.scratch);
-        probe.clone_from(pos);
+        let mut probe = self.take_scratch();
+        (*probe).clone_from(pos);
         probe.put(target, Occupant::piece(pos.side.opponent(), kind));
         // Only a piece that attacks the cell can capture on it alone.
         let hits = self.vm.captures_cell(rules, &probe, c, target) && {
@@ -665,7 +673,7 @@ impl Core {
                 .iter()
                 .any(|m| m.to == target && self.attack.captures(m) == [target])
         };
-        self.scratch = probe;
+        self.scratch = Some(probe);
         if !hits {
             return 0;
         }
@@ -698,11 +706,11 @@ impl Core {
                 continue;
             }
             let may_capture = mine > theirs;
-            let mut probe = std::mem::take(&mut self.scratch);
-            probe.clone_from(pos);
+            let mut probe = self.take_scratch();
+            (*probe).clone_from(pos);
             probe.put(c, Occupant::piece(side, n.kind));
             self.vm.moves(rules, &probe, c, &mut self.attack);
-            self.scratch = probe;
+            self.scratch = Some(probe);
             let opts = std::mem::take(&mut self.attack);
             for m in &opts.moves {
                 let captures = opts.captures(m);
@@ -1167,8 +1175,8 @@ impl Core {
         from: Cell,
         step: &Step<'_>,
     ) -> bool {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clone_from(pos);
+        let mut scratch = self.take_scratch();
+        (*scratch).clone_from(pos);
         let view = TurnView::movement(from, step.to, step.captures, step.dest);
         move_pieces(rules, &mut scratch, &view, &mut ());
         let enemy = pos.side.opponent();
@@ -1181,7 +1189,7 @@ impl Core {
                 break;
             }
         }
-        self.scratch = scratch;
+        self.scratch = Some(scratch);
         hit
     }
 
