@@ -2629,10 +2629,7 @@ impl AttackLines {
                 for line in &mut lines[side] {
                     line.rays = topo
                         .cells()
-                        .map(|r| {
-                            topo.line(r, line.back)
-                                .fold(0u128, |m, c| m | 1u128 << c.index())
-                        })
+                        .map(|r| topo.line(r, line.back).fold(0u128, |m, c| m | bits::bit(c)))
                         .collect();
                 }
             }
@@ -2828,7 +2825,7 @@ impl Sensitive {
             while kinds != 0 {
                 let k = kinds.trailing_zeros() as usize;
                 kinds &= kinds - 1;
-                m |= pos.piece_set(2 * k + enemy as usize);
+                m |= pos.piece_set(2 * k + enemy.index());
             }
             m
         };
