@@ -13,6 +13,7 @@ use super::walk::{Passing, Reading, traits};
 use super::wide::{WIDE_CELLS, Wide};
 use super::{Filter, LegCode, Op, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
+use crate::core::each_filled;
 use crate::core::filter::{EMPTY_BIT, HOLE_BIT};
 use crate::core::{BySide, RegionId};
 use crate::position::Occupant;
@@ -177,8 +178,10 @@ pub struct BitRanges {
 #[derive(Debug, Clone, Default)]
 pub struct RangeBoard {
     ok: Vec<Wide>,
-    /// Scratch: the cells of each filter bit (see [`Occupant::bit_for`]), empty between fills.
+    /// The cells of each filter bit (see [`Occupant::bit_for`]) in the position filled, and
+    /// the bits that have any (`present`, bit per filter bit).
     by_bit: Vec<Wide>,
+    present: u128,
 }
 
 impl RangeBoard {
@@ -192,11 +195,25 @@ impl RangeBoard {
     /// occupant's filter bit first, then each filter's cells as the union of its bits' cells.
     pub fn fill(&mut self, ranges: &BitRanges, cells: &[Occupant], side: Side) {
         self.by_bit.resize(128, Wide::EMPTY);
+        let mut old = self.present;
+        while old != 0 {
+            self.by_bit[old.trailing_zeros() as usize] = Wide::EMPTY;
+            old &= old - 1;
+        }
+        // The cells that are not empty, eight at a time; the empty ones are the rest.
         let mut present = 0u128;
-        for (i, o) in cells.iter().enumerate() {
+        let mut filled = Wide::EMPTY;
+        each_filled(cells, |i, o| {
             let b = o.bit_for(side) as usize;
             present |= 1u128 << b;
-            self.by_bit[b].0[i >> 6] |= 1u64 << (i & 63);
+            let bit = 1u64 << (i & 63);
+            self.by_bit[b].0[i >> 6] |= bit;
+            filled.0[i >> 6] |= bit;
+        });
+        let empty = Wide::first(cells.len()).without(filled);
+        if !empty.is_empty() {
+            present |= 1u128 << EMPTY_BIT;
+            self.by_bit[EMPTY_BIT as usize] = empty;
         }
         self.ok.clear();
         for (f, _) in &ranges.filters {
@@ -208,10 +225,17 @@ impl RangeBoard {
             }
             self.ok.push(set);
         }
-        while present != 0 {
-            self.by_bit[present.trailing_zeros() as usize] = Wide::EMPTY;
-            present &= present - 1;
-        }
+        self.present = present;
+    }
+
+    /// The cells whose occupant has filter bit `bit` (as the side filled for sees it), once
+    /// filled.
+    #[inline]
+    pub fn of_bit(&self, bit: u32) -> Wide {
+        self.by_bit
+            .get(bit as usize)
+            .copied()
+            .unwrap_or(Wide::EMPTY)
     }
 }
 

@@ -122,16 +122,36 @@ impl Wide {
 
     /// The cells of the set, lowest first.
     #[inline]
-    pub fn cells(self) -> impl Iterator<Item = Cell> {
-        self.0.into_iter().enumerate().flat_map(|(k, mut w)| {
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let i = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    Cell::new(64 * k + i)
-                })
-            })
-        })
+    pub fn cells(self) -> Cells {
+        Cells {
+            words: self.0,
+            k: 0,
+        }
+    }
+}
+
+/// The cells of a [`Wide`], lowest first ([`Wide::cells`]).
+#[derive(Debug, Clone)]
+pub struct Cells {
+    /// The cells not yet given, in the words from `k` on.
+    words: [u64; 4],
+    k: usize,
+}
+
+impl Iterator for Cells {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while let Some(w) = self.words.get_mut(self.k) {
+            if *w != 0 {
+                let i = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(Cell::new(64 * self.k + i));
+            }
+            self.k += 1;
+        }
+        None
     }
 }
 

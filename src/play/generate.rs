@@ -138,7 +138,9 @@ struct Core {
     /// Per piece kind and cell (`kind * cells + cell`), the single stones a piece of the
     /// kind may place on a cell of `ask`, once asked ([`WEIGH`]: not yet).
     asked: Vec<u8>,
-    /// `planes`, `ask`, `range_board` and `asked` hold this generation's position.
+    /// The stone kinds the side to move has in hand ([`in_supply`]).
+    hand: u64,
+    /// `planes`, `ask`, `range_board`, `asked` and `hand` hold this generation's position.
     planed: bool,
     /// For pieces that place two stones, counted in cell sets: the empty cells whose singles
     /// are known (in `planes`: its weight is the number of kinds allowed there in hand, every
@@ -991,7 +993,7 @@ impl Core {
                 if pos.taboo != Some(vacated)
                     && let Some(allowed) = rules.allowed_mask(side, vacated)
                 {
-                    count.add_empty(allowed & in_supply(pos));
+                    count.add_empty(allowed & self.hand);
                 }
             }
             let open = range & self.open;
@@ -1027,7 +1029,7 @@ impl Core {
             };
             if moved && range.has(vacated) {
                 range.remove(vacated);
-                match empty_weight(rules, pos, vacated, in_supply(pos)) {
+                match empty_weight(rules, pos, vacated, self.hand) {
                     WEIGH => ask(vacated, &mut n),
                     w => n += usize::from(w),
                 }
@@ -1059,7 +1061,7 @@ impl Core {
         Some(self.count_actions(rules, pos, now, moved.then_some(vacated)))
     }
 
-    /// Fills `planes`, `ask`, `range_board` and `asked` for `pos` (see their fields).
+    /// Fills `planes`, `ask`, `range_board`, `asked` and `hand` for `pos` (see their fields).
     fn plane(
         &mut self,
         rules: &Ruleset,
@@ -1067,12 +1069,25 @@ impl Core {
         table: &crate::compile::ranges::BitRanges,
     ) {
         let side = pos.side;
+        self.range_board.fill(table, pos.cells(), side);
+        self.hand = in_supply(pos);
+        self.planes.clear();
+        self.ask = Wide::EMPTY;
+        if !self.plane_in_sets(rules, pos) {
+            self.plane_by_cells(rules, pos);
+        }
+        self.asked.clear();
+        self.asked
+            .resize(rules.pieces.len() * pos.cells().len(), WEIGH);
+        self.planed = true;
+    }
+
+    /// `planes` and `ask` from the weights of the cells one by one (see [`weigh`]).
+    fn plane_by_cells(&mut self, rules: &Ruleset, pos: &Position) {
         if !self.weighed {
             weigh(rules, pos, &mut self.weights);
             self.weighed = true;
         }
-        self.planes.clear();
-        self.ask = Wide::EMPTY;
         for (i, &w) in self.weights.iter().enumerate() {
             let c = Cell::new(i);
             if w == WEIGH {
@@ -1089,11 +1104,80 @@ impl Core {
                 }
             }
         }
-        self.range_board.fill(table, pos.cells(), side);
-        self.asked.clear();
-        self.asked
-            .resize(rules.pieces.len() * pos.cells().len(), WEIGH);
-        self.planed = true;
+    }
+
+    /// `planes` and `ask` as [`Core::plane_by_cells`] finds them, from the cell sets of the
+    /// range board (filled) instead of a pass over the cells: an empty cell weighs the stone
+    /// kinds in hand allowed there, added up set by set (a carry per bit); a stone, the kinds
+    /// in hand that explode it; an enemy piece is asked. False (nothing done) where the
+    /// occupants' filter bits do not tell those apart (neutral pieces, more than 32 piece or
+    /// 62 stone kinds).
+    fn plane_in_sets(&mut self, rules: &Ruleset, pos: &Position) -> bool {
+        use crate::core::filter::{EMPTY_BIT, ENEMY0, STONE0};
+        let kinds = rules.stones.len();
+        if rules.neutral.is_some() || rules.pieces.len() > 32 || kinds > 62 {
+            return false;
+        }
+        let side = pos.side;
+        let board = &self.range_board;
+        let empty = board.of_bit(EMPTY_BIT);
+        let allowed = &rules.allowed()[side.index() * kinds..(side.index() + 1) * kinds];
+        for (k, cells) in allowed.iter().enumerate() {
+            if self.hand >> k & 1 == 0 {
+                continue;
+            }
+            // Adds one to the weight of every cell of `carry`.
+            let mut carry = Wide::from_words(cells.words()) & empty;
+            for plane in &mut self.planes {
+                let sum = Wide([
+                    plane.0[0] ^ carry.0[0],
+                    plane.0[1] ^ carry.0[1],
+                    plane.0[2] ^ carry.0[2],
+                    plane.0[3] ^ carry.0[3],
+                ]);
+                carry &= *plane;
+                *plane = sum;
+            }
+            if !carry.is_empty() {
+                self.planes.push(carry);
+            }
+        }
+        if let Some(t) = pos.taboo {
+            for plane in &mut self.planes {
+                plane.remove(t);
+            }
+        }
+        if rules.turn.explosions > 0 {
+            let supply = &pos.supplies[side];
+            for (s2, bit) in (STONE0..).take(kinds).enumerate() {
+                let cells = board.of_bit(bit);
+                if cells.is_empty() {
+                    continue;
+                }
+                let w = (0..kinds)
+                    .filter(|&k| {
+                        supply[k] > 0 && rules.stones[k].explodes.contains(&StoneKindId::new(s2))
+                    })
+                    .count();
+                let bits = (usize::BITS - w.leading_zeros()) as usize;
+                if self.planes.len() < bits {
+                    self.planes.resize(bits, Wide::EMPTY);
+                }
+                for (k, plane) in self.planes.iter_mut().enumerate() {
+                    if w >> k & 1 != 0 {
+                        *plane |= cells;
+                    }
+                }
+            }
+        }
+        for bit in (ENEMY0..).take(rules.pieces.len()) {
+            self.ask |= board.of_bit(bit);
+        }
+        // Planes above the heaviest cell's weight stay empty: drop them (as the cell pass).
+        while self.planes.last().is_some_and(|p| p.is_empty()) {
+            self.planes.pop();
+        }
+        true
     }
 
     /// Fills `groups`, `open` and `stony` for `pos` (see their fields), from `planes` and the
@@ -2994,6 +3078,86 @@ mod tests {
         assert!(
             games >= 10,
             "only {games} bundled games of at most 128 cells"
+        );
+    }
+
+    /// The weights of the cells as planes, from the range board's cell sets and by the pass
+    /// over the cells: the same planes (less empty top ones) and the same cells to ask, for
+    /// every bundled game with stones whose placement ranges have cell sets, in the positions
+    /// of random games and with random occupants, supplies, taboo cells and sides to move.
+    #[test]
+    fn weight_planes_from_cell_sets_are_the_planes_by_cells() {
+        let mut rng = Rng::new(45);
+        let mut games = 0;
+        for (name, text) in crate::BUNDLED {
+            let Ok(rules) = Ruleset::from_source(name, text) else {
+                continue;
+            };
+            let Some(table) = rules.bit_ranges() else {
+                continue;
+            };
+            if rules.stones.is_empty() || rules.neutral.is_some() {
+                continue;
+            }
+            games += 1;
+            let mut core = Core::default();
+            let mut same = |pos: &Position| {
+                core.range_board.fill(table, pos.cells(), pos.side);
+                core.hand = in_supply(pos);
+                core.planes.clear();
+                core.ask = Wide::EMPTY;
+                assert!(core.plane_in_sets(&rules, pos));
+                let fast = (core.planes.clone(), core.ask);
+                core.planes.clear();
+                core.ask = Wide::EMPTY;
+                core.weighed = false;
+                core.plane_by_cells(&rules, pos);
+                assert_eq!(
+                    fast,
+                    (core.planes.clone(), core.ask),
+                    "{}",
+                    crate::text::write_position(&rules, pos)
+                );
+            };
+            let mut game = Game::start(&rules);
+            for _ in 0..24 {
+                same(game.pos());
+                let Ok(turns) = game.legal_turns() else {
+                    break;
+                };
+                if turns.is_empty() {
+                    break;
+                }
+                game.play(&turns[rng.below(turns.len())]);
+            }
+            let mut pos = game.pos().clone();
+            let mut occupants = vec![Occupant::EMPTY];
+            for k in 0..rules.pieces.len() {
+                for side in [Side::White, Side::Black] {
+                    occupants.push(Occupant::piece(side, PieceKindId::new(k)));
+                }
+            }
+            occupants.extend((0..rules.stones.len()).map(|s| Occupant::stone(StoneKindId::new(s))));
+            for _ in 0..300 {
+                let c = Cell::new(rng.below(rules.topo.len()));
+                pos.put(c, occupants[rng.below(occupants.len())]);
+                let side = if rng.below(2) == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let k = rng.below(rules.stones.len());
+                pos.supplies[side][k] = [0, 1, 2, 9][rng.below(4)];
+                pos.taboo = (rng.below(3) == 0).then(|| Cell::new(rng.below(rules.topo.len())));
+                if rng.below(2) == 0 {
+                    pos.side = pos.side.opponent();
+                }
+                same(&pos);
+            }
+        }
+        assert!(
+            games >= 1,
+            "no bundled game with stones and range cell sets"
         );
     }
 }
