@@ -69,12 +69,8 @@ enum Form {
         max: u32,
         pass: FilterId,
     },
-    /// Jumps: per cell, its (jumped, landing) pairs in `pairs` (`start[c]..start[c + 1]`).
-    Jump {
-        start: Vec<u32>,
-        pairs: Vec<(Cell, Cell)>,
-        pass: FilterId,
-    },
+    /// Jumps over a cell of `pass`.
+    Jump { jumps: Jumps, pass: FilterId },
     /// Hops: along each vector to the first screen, then the run beyond it.
     Hop {
         vs: Vec<u16>,
@@ -85,6 +81,37 @@ enum Form {
         /// The cells before the screen may be empty.
         pass_empty: bool,
     },
+}
+
+/// The jumps of a leg from every cell: per cell its (jumped, landing) pairs in `pairs`
+/// (`start[c]..start[c + 1]`) and the set of its jumped cells (`over`).
+#[derive(Debug, Clone)]
+struct Jumps {
+    start: Vec<u32>,
+    pairs: Vec<(Cell, Cell)>,
+    over: Vec<Wide>,
+}
+
+impl Jumps {
+    /// The landings of the jumps from `from` whose jumped cell is in `pass`: none without a
+    /// look at the pairs when no jumped cell is. Always inlined: as a call it cost more than
+    /// it saved.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn cells(&self, pass: Wide, from: Cell) -> Wide {
+        let mut out = Wide::EMPTY;
+        let hit = self.over[from.index()] & pass;
+        if hit.is_empty() {
+            return out;
+        }
+        let range = self.start[from.index()] as usize..self.start[from.index() + 1] as usize;
+        for &(over, to) in &self.pairs[range] {
+            if hit.has(over) {
+                out.insert(to);
+            }
+        }
+        out
+    }
 }
 
 /// What a leg's form depends on, for one side.
@@ -408,22 +435,28 @@ impl BitRanges {
             }
             (Reading::General, Passing::Jumped, false) => {
                 let pass = self.filter(l.pass);
-                let (mut start, mut pairs) = (Vec::new(), Vec::new());
+                let (mut start, mut pairs, mut over) = (Vec::new(), Vec::new(), Vec::new());
                 per_cell(&mut |from| {
                     start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
+                    let mut jumped = Wide::EMPTY;
                     for &v in vecs {
-                        let over = links.link(v, from);
-                        if over == NO_CELL {
+                        let o = links.link(v, from);
+                        if o == NO_CELL {
                             continue;
                         }
-                        let to = links.link(v, over);
+                        let to = links.link(v, o);
                         if to != NO_CELL && to != from {
-                            pairs.push((over, to));
+                            pairs.push((o, to));
+                            jumped.insert(o);
                         }
                     }
+                    over.push(jumped);
                 });
                 start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
-                Form::Jump { start, pairs, pass }
+                Form::Jump {
+                    jumps: Jumps { start, pairs, over },
+                    pass,
+                }
             }
             (Reading::General, Passing::Line, true) => Form::Hop {
                 vs: vecs.clone(),
@@ -560,9 +593,7 @@ impl BitRanges {
                 // Steps, free leaps and jumps (the common legs) read without a call.
                 out |= match &l.form {
                     Form::Leaps(sets) => sets[at.index()].without(home),
-                    Form::Jump { start, pairs, pass } => {
-                        jump_cells(start, pairs, ok(*pass), at).without(home)
-                    }
+                    Form::Jump { jumps, pass } => jumps.cells(ok(*pass), at).without(home),
                     form => self.leg_cells(form, links, &ok, at, home),
                 };
             }
@@ -601,10 +632,10 @@ impl BitRanges {
                     out |= sets[t.index()].without(Wide::of(t));
                 }
             }
-            Form::Jump { start, pairs, pass } => {
+            Form::Jump { jumps, pass } => {
                 let pass = ok(*pass);
                 for t in on.cells() {
-                    out |= jump_cells(start, pairs, pass, t).without(Wide::of(t));
+                    out |= jumps.cells(pass, t).without(Wide::of(t));
                 }
             }
             _ => {
@@ -678,7 +709,7 @@ impl BitRanges {
                     walk(links, v, from, closed, (*min, *max), pass, &mut out);
                 }
             }
-            Form::Jump { start, pairs, pass } => out = jump_cells(start, pairs, ok(*pass), from),
+            Form::Jump { jumps, pass } => out = jumps.cells(ok(*pass), from),
             Form::Hop {
                 vs,
                 min,
@@ -697,21 +728,6 @@ impl BitRanges {
         }
         out.without(closed)
     }
-}
-
-/// The landings of a jump form's pairs from `from` (`start`, `pairs`: see [`Form::Jump`]) whose
-/// jumped cell is in `pass`. Always inlined: as a call it cost more than it saved.
-#[allow(clippy::inline_always)]
-#[inline(always)]
-fn jump_cells(start: &[u32], pairs: &[(Cell, Cell)], pass: Wide, from: Cell) -> Wide {
-    let mut out = Wide::EMPTY;
-    let range = start[from.index()] as usize..start[from.index() + 1] as usize;
-    for &(over, to) in &pairs[range] {
-        if pass.has(over) {
-            out.insert(to);
-        }
-    }
-    out
 }
 
 /// A hop's screen along `v` from `at`: the first cell of `screen` past the cells of `pass`
