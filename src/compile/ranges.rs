@@ -576,7 +576,8 @@ impl BitRanges {
         vacated: Cell,
         in_region: impl Fn(RegionId) -> bool,
     ) -> Wide {
-        let vac = Wide::of(at) | Wide::of(vacated);
+        let mut vac = Wide::of(at);
+        vac.insert(vacated);
         // The cells filter `f` admits, with the two cells read as empty.
         let ok = |f: FilterId| -> Wide {
             let base = board.ok[usize::from(f)].without(vac);
@@ -629,13 +630,17 @@ impl BitRanges {
         match form {
             Form::Leaps(sets) => {
                 for t in on.cells() {
-                    out |= sets[t.index()].without(Wide::of(t));
+                    let mut cells = sets[t.index()];
+                    cells.remove(t);
+                    out |= cells;
                 }
             }
             Form::Jump { jumps, pass } => {
                 let pass = ok(*pass);
                 for t in on.cells() {
-                    out |= jumps.cells(pass, t).without(Wide::of(t));
+                    let mut cells = jumps.cells(pass, t);
+                    cells.remove(t);
+                    out |= cells;
                 }
             }
             _ => {
