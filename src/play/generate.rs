@@ -1148,17 +1148,12 @@ impl Core {
             }
         }
         if rules.turn.explosions > 0 {
-            let supply = &pos.supplies[side];
             for (s2, bit) in (STONE0..).take(kinds).enumerate() {
                 let cells = board.of_bit(bit);
                 if cells.is_empty() {
                     continue;
                 }
-                let w = (0..kinds)
-                    .filter(|&k| {
-                        supply[k] > 0 && rules.stones[k].explodes.contains(&StoneKindId::new(s2))
-                    })
-                    .count();
+                let w = stone_weight(rules, pos, StoneKindId::new(s2));
                 let bits = (usize::BITS - w.leading_zeros()) as usize;
                 if self.planes.len() < bits {
                     self.planes.resize(bits, Wide::EMPTY);
@@ -1418,7 +1413,6 @@ const WEIGH: u8 = u8::MAX;
 /// enemy piece, which some stones capture).
 fn weigh(rules: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
     let side = pos.side;
-    let supply = &pos.supplies[side];
     let hand = in_supply(pos);
     out.clear();
     out.extend(rules.topo.cells().map(|c| {
@@ -1426,14 +1420,7 @@ fn weigh(rules: &Ruleset, pos: &Position, out: &mut Vec<u8>) {
         if occ.is_empty() {
             empty_weight(rules, pos, c, hand)
         } else if let Some(s2) = occ.as_stone() {
-            let n = if rules.turn.explosions == 0 {
-                0
-            } else {
-                (0..rules.stones.len())
-                    .filter(|&k| supply[k] > 0 && rules.stones[k].explodes.contains(&s2))
-                    .count()
-            };
-            u8::try_from(n).unwrap_or(WEIGH)
+            u8::try_from(stone_weight(rules, pos, s2)).unwrap_or(WEIGH)
         } else {
             match occ.as_piece() {
                 Some((s, _)) if s != side => WEIGH,
@@ -1451,6 +1438,18 @@ fn in_supply(pos: &Position) -> u64 {
         .enumerate()
         .filter(|&(_, &n)| n > 0)
         .fold(0u64, |m, (k, _)| m | 1 << k)
+}
+
+/// The single stones the side to move may place on a stone of kind `s2`: the kinds in hand
+/// that explode it (none where no explosion is allowed).
+fn stone_weight(rules: &Ruleset, pos: &Position, s2: StoneKindId) -> usize {
+    if rules.turn.explosions == 0 {
+        return 0;
+    }
+    let supply = &pos.supplies[pos.side];
+    (0..rules.stones.len())
+        .filter(|&k| supply[k] > 0 && rules.stones[k].explodes.contains(&s2))
+        .count()
 }
 
 /// The stones the side to move may place on `c` were it empty, with `in_supply` the kinds it
