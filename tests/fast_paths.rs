@@ -408,15 +408,9 @@ fn every_royal_variant_and_every_perft_position_is_checked() {
     }
 }
 
-/// Random boards of a small variant whose pieces have one leg per path of every kind (jumps and
-/// hops that take, lame leaps, region tests before and after the leg, stones): the VM's
-/// straight reading against the general interpreter, for both sides to move.
-fn single_leg_board(placed: &[(usize, usize)], black: bool) {
-    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
-    let r = R.get_or_init(|| {
-        let text = include_str!("variants/single-leg.toml");
-        Ruleset::from_source("single-leg", text).unwrap()
-    });
+/// An empty board of `r` with the pieces of either side and the stones `placed` (a cell and
+/// what stands on it, each modulo what there is), `black` to move or white.
+fn random_board(r: &Ruleset, placed: &[(usize, usize)], black: bool) -> Position {
     let mut pos = r.setup.clone();
     for c in r.topo.cells() {
         pos.put(c, Occupant::EMPTY);
@@ -440,6 +434,19 @@ fn single_leg_board(placed: &[(usize, usize)], black: bool) {
     if black {
         pos.side = Side::Black;
     }
+    pos
+}
+
+/// Random boards of a small variant whose pieces have one leg per path of every kind (jumps and
+/// hops that take, lame leaps, region tests before and after the leg, stones): the VM's
+/// straight reading against the general interpreter, for both sides to move.
+fn single_leg_board(placed: &[(usize, usize)], black: bool) {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        let text = include_str!("variants/single-leg.toml");
+        Ruleset::from_source("single-leg", text).unwrap()
+    });
+    let pos = random_board(r, placed, black);
     same_options(r, &pos);
     // A top-level alternative of one leg (`at(home) leg` too) is compiled to `emit`: the same
     // options as the definition that is not (a region test every cell passes after the leg).
@@ -502,6 +509,65 @@ proptest! {
 /// The cell-set form of a plain program (`compile::bits`) in every variant that has one: rides
 /// to the edge as rays, bounded ones walked, steps and leaps as one set per cell. A piece that
 /// captures only some enemy kinds, or rides through its own pieces, is left to the VM.
+/// The variant of single legs beside chains (tests/variants/emit-chains.toml), as written
+/// and with every chain setting of `[turn]` switched on.
+fn emit_chains(settings: bool) -> &'static Ruleset {
+    static R: std::sync::OnceLock<[Ruleset; 2]> = std::sync::OnceLock::new();
+    let all = R.get_or_init(|| {
+        let text = include_str!("variants/emit-chains.toml");
+        let turn = "\n[turn]\nchain-revisits = \"after-capture\"\nchain-ends-home = \"after-capture\"\ncaptured-leave = \"end-of-turn\"\n";
+        [
+            Ruleset::from_source("emit-chains", text).unwrap(),
+            Ruleset::from_source("emit-chains", &format!("{text}{turn}")).unwrap(),
+        ]
+    });
+    &all[usize::from(settings)]
+}
+
+#[test]
+fn the_emit_chain_variant_puts_single_legs_before_chains() {
+    for settings in [false, true] {
+        let r = emit_chains(settings);
+        for p in &r.pieces {
+            let ops = &p.moves.ops;
+            assert!(
+                matches!(ops[0], bulwark::compile::Op::Emit(_)) && p.moves.chains,
+                "{}",
+                p.id
+            );
+        }
+        let taker = r.pieces.iter().find(|p| p.id == "taker").unwrap();
+        assert!(
+            taker
+                .moves
+                .ops
+                .iter()
+                .any(|op| matches!(op, bulwark::compile::Op::EmitFrom(..)))
+        );
+        assert!(matches!(
+            taker.attacks.ops[0],
+            bulwark::compile::Op::Emit(_)
+        ));
+        assert!(taker.attacks.chains);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, .. ProptestConfig::default() })]
+
+    /// Single legs read straight from the position, chains by the interpreter after them: the
+    /// interpreter's options, ranges and attack answers.
+    #[test]
+    fn single_legs_beside_chains_match_the_interpreter(
+        placed in proptest::collection::vec((0usize..36, 0usize..64), 1..24),
+        black in proptest::bool::ANY,
+        settings in proptest::bool::ANY,
+    ) {
+        let r = emit_chains(settings);
+        same_options(r, &random_board(r, &placed, black));
+    }
+}
+
 #[test]
 fn plain_programs_take_the_cell_set_form_the_board_allows() {
     let r = cell_sets();

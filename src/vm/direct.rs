@@ -139,22 +139,13 @@ impl Machine {
                 return;
             }
             match cx.prog.ops[pc] {
-                Op::Emit(l) | Op::EmitFrom(l, _) => {
-                    if let Op::EmitFrom(_, r) = cx.prog.ops[pc]
-                        && !cx.regions[r.index()].cells[cx.side].contains(cur)
-                    {
-                        pc += 1;
-                        continue;
-                    }
-                    let l = &cx.prog.legs[l as usize];
-                    if S::RANGE {
-                        cx.leg_landings(l, cur, &mut |t, _| {
-                            sink.accept(self, t, StoneEffect::None, false);
-                        });
-                    } else {
-                        cx.leg_landings(l, cur, &mut |t, over| {
-                            self.direct_land(cx, sink, l, t, over, None);
-                        });
+                Op::Emit(l) => {
+                    self.direct_emit(cx, sink, l, cur);
+                    pc += 1;
+                }
+                Op::EmitFrom(l, r) => {
+                    if cx.regions[r.index()].cells[cx.side].contains(cur) {
+                        self.direct_emit(cx, sink, l, cur);
                     }
                     pc += 1;
                 }
@@ -203,6 +194,56 @@ impl Machine {
                 Op::End => return,
             }
         }
+    }
+
+    /// An `emit` of leg `l` from `cur` (the origin): every landing is an option (in a range,
+    /// every landing is in it).
+    #[inline]
+    fn direct_emit<S: Sink>(&mut self, cx: &Direct<'_>, sink: &mut S, l: u16, cur: Cell) {
+        let l = &cx.prog.legs[l as usize];
+        if S::RANGE {
+            cx.leg_landings(l, cur, &mut |t, _| {
+                sink.accept(self, t, StoneEffect::None, false);
+            });
+        } else {
+            cx.leg_landings(l, cur, &mut |t, over| {
+                self.direct_land(cx, sink, l, t, over, None);
+            });
+        }
+    }
+
+    /// Runs the `emit` ops a program of chains starts with (its top-level alternatives of one
+    /// leg) straight on the position, as [`Machine::single_leg`] would, and returns the op the
+    /// general interpreter goes on from. Called after [`Machine::prepare`]: the options found
+    /// here stay known to it, so a chain that ends on one of them with the same captures is
+    /// merged into it as before.
+    pub(super) fn direct_emits<S: Sink>(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        side: Side,
+        prog: &Program,
+        sink: &mut S,
+    ) -> usize {
+        let cx = Direct::new(rules, pos, prog, side, from, from);
+        let mut n = 0;
+        for op in &prog.ops {
+            match *op {
+                Op::Emit(l) => self.direct_emit(&cx, sink, l, from),
+                Op::EmitFrom(l, r) => {
+                    if cx.regions[r.index()].cells[side].contains(from) {
+                        self.direct_emit(&cx, sink, l, from);
+                    }
+                }
+                _ => break,
+            }
+            n += 1;
+            if sink.done() {
+                break;
+            }
+        }
+        n
     }
 
     /// A landing of a single-leg program on `t` (after passing `over`, a hop's screen or a

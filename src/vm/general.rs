@@ -417,6 +417,11 @@ impl Machine {
     /// Copies the captured cells, sorted, into `sorted`, and their fingerprint into `fp`.
     pub(super) fn sort_caps(&mut self) {
         self.sorted.clear();
+        if self.caps.is_empty() {
+            // Most options capture nothing: the fingerprint of no cells.
+            self.fp = 0;
+            return;
+        }
         self.sorted.extend_from_slice(&self.caps);
         self.sorted.sort_unstable();
         self.fp = self.sorted.iter().fold(self.sorted.len() as u64, |h, &c| {

@@ -416,7 +416,15 @@ impl Machine {
             revisit: rules.turn.revisit_after_capture,
             home: rules.turn.home_after_capture,
         };
-        self.run(&cx, sink, general::At::start(from));
+        // The single legs in front of the chains are read straight from the position.
+        let pc = if self.general_only {
+            0
+        } else {
+            self.direct_emits(rules, pos, from, side, prog, sink)
+        };
+        if !sink.done() {
+            self.run(&cx, sink, general::At::start(from).to(pc));
+        }
         if self.work.landings > ORDINARY_RUN {
             self.charge_excess();
         }
