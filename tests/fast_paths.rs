@@ -290,6 +290,15 @@ fn checked_turns(r: &Ruleset, position: &str) -> Vec<Turn> {
     same_turns(&mut g).unwrap_or_default()
 }
 
+/// How many of the legal turns of `position` (listed both ways, see [`checked_turns`]) are
+/// `which`.
+fn checked_count(r: &Ruleset, position: &str, which: impl Fn(&Turn) -> bool) -> usize {
+    checked_turns(r, position)
+        .iter()
+        .filter(|t| which(t))
+        .count()
+}
+
 fn playout(name: &str, start: usize, choices: &[usize]) {
     let r = rules(name);
     let starts = starts(name);
@@ -789,12 +798,7 @@ changes = [{ on = "enter", region = "far", to = ["rook", "bishop"], optional = t
 position = "3k/4/4/K3 w"
 "#;
     let r = Ruleset::from_source("reach.toml", &source).unwrap();
-    let changes = |position: &str| -> usize {
-        checked_turns(&r, position)
-            .iter()
-            .filter(|t| t.promote().is_some())
-            .count()
-    };
+    let changes = |position: &str| checked_count(&r, position, |t| t.promote().is_some());
     // Two kinds to choose from: a move that changes kind is two turns (and one that declines
     // it), one that does not is one, so a count that misses a change differs from the list.
     // (The changes are optional: a piece inside the region where a compulsory change always
@@ -823,6 +827,64 @@ fn an_own_piece_behind_an_enemy_screen_is_pinned_by_a_hopper() {
         ["e1-f1", "e1-d1", "e5-e6", "e5-e7", "e5xe8", "e5-e4"],
         "the rook's moves along rank 5 would open the Cannon's line"
     );
+}
+
+/// Castling through a cell that only a piece read by the interpreter attacks (a cannon's
+/// capture over a screen has no cell-set form): the cell is asked with a stand-in enemy piece
+/// on it, on the copy of the position the interpreter reads.
+#[test]
+fn castling_through_a_cell_a_cannon_attacks_is_refused() {
+    const TEXT: &str = r#"
+[game]
+name = "Castle past a cannon"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 4
+mask = """
+#####
+#####
+#####
+#####
+"""
+
+[notation]
+fields = ["castling"]
+
+[pieces.king]
+letter = "K"
+royal = true
+moves = "step(all) capture"
+
+[pieces.rook]
+letter = "R"
+moves = "ride(orthogonal) capture"
+
+[pieces.cannon]
+letter = "C"
+moves = "ride(orthogonal) | hop(orthogonal) capture-only"
+
+[[castling]]
+side = "white"
+letter = "K"
+king = "b1"
+king-to = "d1"
+rook = "e1"
+rook-to = "c1"
+empty = "c1 d1"
+safe = "b1 c1 d1"
+
+[setup]
+position = "k4/5/5/1K2R w K"
+"#;
+    let r = Ruleset::from_source("castle-hop", TEXT).unwrap();
+    let castles = |position: &str| checked_count(&r, position, |t| t.castle().is_some());
+    // The cannon on c4 has no screen on the c file: c1 is not attacked.
+    assert_eq!(castles("k1c2/5/5/1K2R w K"), 1);
+    // Over the white rook on c2 it would capture on c1, which the king passes.
+    assert_eq!(castles("k1c2/5/2R2/1K2R w K"), 0);
+    // Over the rook on d2 it would capture on d1, where the king ends.
+    assert_eq!(castles("k2c1/5/3R1/1K2R w K"), 0);
 }
 
 /// Placement ranges in cell sets (`compile::ranges`) on Bollwerk 178's 178 cells, with its

@@ -1,7 +1,7 @@
 //! Turn generation and legality: every turn by the rules of movement and stones, filtered by
 //! the safety of royal pieces, and the verdict when there is none.
 
-use crate::board::Cell;
+use crate::board::{Cell, NO_CELL};
 use crate::compile::bits;
 use crate::compile::ranges::RangeBoard;
 use crate::compile::walk::{Attack, traits};
@@ -157,6 +157,93 @@ struct Core {
     kinds: Vec<Option<PieceKindId>>,
 }
 
+/// What an attack query finds on its target cell, and the board the interpreter reads for
+/// it: the position as it stands ([`AsItStands`]), or a stand-in on an empty cell
+/// ([`StandIn`]). Each is its own copy of the query's code, so the usual one pays nothing for
+/// the other.
+trait Target {
+    /// Whether the target holds an enemy of `side` (in `pos`, or as the stand-in).
+    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> bool;
+    /// The board the interpreter runs on.
+    fn board<'b>(&'b mut self, pos: &'b Position) -> &'b Position;
+}
+
+/// The target as it stands in the position.
+struct AsItStands;
+
+impl Target for AsItStands {
+    #[inline]
+    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> bool {
+        matches!(pos.at(target).as_piece(), Some((s, _)) if s != side)
+    }
+
+    #[inline]
+    fn board<'b>(&'b mut self, pos: &'b Position) -> &'b Position {
+        pos
+    }
+}
+
+impl Target for StandIn<'_> {
+    fn enemy_of(&self, _: &Position, _: Cell, side: Side) -> bool {
+        self.piece.as_piece().is_some_and(|(s, _)| s != side)
+    }
+
+    fn board<'b>(&'b mut self, _: &'b Position) -> &'b Position {
+        self.board()
+    }
+}
+
+/// A position with a stand-in piece on one of its empty cells, for asking whether an enemy
+/// piece could capture there: the copy of the position (the scratch position) is made only when
+/// first asked for, that is, only when the interpreter has to run on it; answers from cell sets
+/// read the position as it stands.
+struct StandIn<'a> {
+    pos: &'a Position,
+    /// The stand-in.
+    piece: Occupant,
+    /// Where it stands (`NO_CELL` until [`StandIn::on`]).
+    cell: Cell,
+    probe: Box<Position>,
+    /// Whether `probe` holds `pos` with the stand-in on `cell`.
+    copied: bool,
+}
+
+impl<'a> StandIn<'a> {
+    fn new(pos: &'a Position, piece: Occupant, probe: Box<Position>) -> StandIn<'a> {
+        StandIn {
+            pos,
+            piece,
+            cell: NO_CELL,
+            probe,
+            copied: false,
+        }
+    }
+
+    /// Moves the stand-in to the empty cell `cell`.
+    fn on(&mut self, cell: Cell) {
+        if self.copied {
+            self.probe.put(self.cell, self.pos.at(self.cell));
+            self.probe.put(cell, self.piece);
+        }
+        self.cell = cell;
+    }
+
+    /// The position with the stand-in on its cell.
+    fn board(&mut self) -> &Position {
+        if !self.copied {
+            (*self.probe).clone_from(self.pos);
+            self.probe.put(self.cell, self.piece);
+            self.copied = true;
+        }
+        &self.probe
+    }
+
+    /// The scratch position, to be put back.
+    fn into_probe(self) -> Box<Position> {
+        self.probe
+    }
+}
+
 impl Core {
     /// The scratch position, taken out (put it back with `self.scratch = Some(..)`).
     #[inline]
@@ -225,20 +312,22 @@ impl Core {
         if pos.at(cell).is_empty() {
             return self.attacked(rules, pos, cell, by);
         }
-        self.captured_by_any(rules, pos, cell, by, among)
+        self.captured_by_any(rules, pos, cell, by, among, &mut AsItStands)
     }
 
-    /// Whether a piece of `by` standing on a cell of `among` can capture on `cell` in `board`:
-    /// the reach table first, a run only for a piece that could reach it.
+    /// Whether a piece of `by` standing on a cell of `among` can capture on `cell` in `pos`:
+    /// the reach table first, a run only for a piece that could reach it. `on` says what stands
+    /// on `cell` (see [`Target`]).
     fn captured_by_any(
         &mut self,
         rules: &Ruleset,
-        board: &Position,
+        pos: &Position,
         cell: Cell,
         by: Side,
         among: Among<'_>,
+        on: &mut impl Target,
     ) -> bool {
-        if blast_spares(rules, board, cell, by) {
+        if blast_spares(rules, pos, cell, by) {
             return false;
         }
         // On boards of up to 128 cells: one bit per enemy piece.
@@ -255,11 +344,11 @@ impl Core {
                 while from != 0 {
                     let c = Cell::new(from.trailing_zeros() as usize);
                     from &= from - 1;
-                    if let Some((s, k)) = board.at(c).as_piece()
+                    if let Some((s, k)) = pos.at(c).as_piece()
                         && s == by
                         && attacks_as(rules, k)
                         && row[2 * k.index() + s.index()] & bits::bit(c) != 0
-                        && self.captures(rules, board, (c, s, k), cell)
+                        && self.captures(rules, pos, on, (c, s, k), cell)
                     {
                         return true;
                     }
@@ -267,52 +356,55 @@ impl Core {
                 return false;
             }
             return among.cells.iter().any(|&c| {
-                matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
+                matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                     && row[2 * k.index() + s.index()] & bits::bit(c) != 0
-                    && self.captures(rules, board, (c, s, k), cell))
+                    && self.captures(rules, pos, on, (c, s, k), cell))
             });
         }
         let to = rules.topo.offset_key(cell);
         among.cells.iter().any(|&c| {
-            matches!(board.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
+            matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                 && rules.attack_reach().could_capture(k, s, rules.topo.offset_key(c), to))
-                && self.vm.captures_cell(rules, board, c, cell)
+                && self.vm.captures_cell(rules, on.board(pos), c, cell)
         })
     }
 
-    /// Whether the piece on `from` (`side`, `kind`) can capture the piece on `target`: from
-    /// the attack program's cell-set form where it has one and the target holds an enemy
-    /// piece, else by the interpreter ([`crate::vm::Machine::captures_cell`], which the
-    /// property tests compare it with).
+    /// Whether the piece on `from` (`side`, `kind`) can capture the piece on `target` (`on`
+    /// says which, see [`Target`]): from the attack program's cell-set form where it has one
+    /// and the target holds an enemy piece, else by the interpreter
+    /// ([`crate::vm::Machine::captures_cell`], which the property tests compare it with). The
+    /// cell-set form asks only the cells between, never the target's own occupant, so it
+    /// reads `pos` as it stands; the interpreter reads `on`'s board.
     fn captures(
         &mut self,
         rules: &Ruleset,
-        board: &Position,
+        pos: &Position,
+        on: &mut impl Target,
         (from, side, kind): (Cell, Side, PieceKindId),
         target: Cell,
     ) -> bool {
         if let Some(b) = rules.bit_moves()
             && b.answers_attacks(kind.index(), side)
             && self.vm.plain_allowed()
-            && matches!(board.at(target).as_piece(), Some((s, _)) if s != side)
+            && on.enemy_of(pos, target, side)
             && let Some(hit) = b.attacks_cell(
                 kind.index(),
                 side,
                 from,
                 target,
-                |c| board.at(c).is_empty(),
+                |c| pos.at(c).is_empty(),
                 |r| rules.regions[r.index()].cells[side].contains(from),
             )
         {
             return hit;
         }
-        self.vm.captures_cell(rules, board, from, target)
+        self.vm.captures_cell(rules, on.board(pos), from, target)
     }
 
     /// Whether any of `cells` but `known` (a cell known not to be attacked) is attacked by `by`
     /// in `pos`, where the pieces of `by` stand on cells of `among` (as in
     /// [`Core::attacked_forward`]). Empty cells are tested with a stand-in enemy piece on
-    /// them, on one copy of the position.
+    /// them, on one copy of the position made only if the interpreter has to run on it.
     fn any_attacked_among(
         &mut self,
         rules: &Ruleset,
@@ -322,28 +414,21 @@ impl Core {
         by: Side,
         among: Among<'_>,
     ) -> bool {
-        let mut probe = self.take_scratch();
-        let mut copied = false;
+        let piece = Occupant::piece(by.opponent(), PieceKindId::new(0));
+        let mut stand = StandIn::new(pos, piece, self.take_scratch());
         let mut hit = false;
         for &cell in cells.iter().filter(|&&c| Some(c) != known) {
-            let empty = pos.at(cell).is_empty();
-            if empty {
-                if !copied {
-                    (*probe).clone_from(pos);
-                    copied = true;
-                }
-                probe.put(cell, Occupant::piece(by.opponent(), PieceKindId::new(0)));
-            }
-            let board = if empty { &probe } else { pos };
-            hit = self.captured_by_any(rules, board, cell, by, among);
-            if copied {
-                probe.put(cell, pos.at(cell));
-            }
+            hit = if pos.at(cell).is_empty() {
+                stand.on(cell);
+                self.captured_by_any(rules, pos, cell, by, among, &mut stand)
+            } else {
+                self.captured_by_any(rules, pos, cell, by, among, &mut AsItStands)
+            };
             if hit {
                 break;
             }
         }
-        self.scratch = Some(probe);
+        self.scratch = Some(stand.into_probe());
         hit
     }
 
@@ -3006,6 +3091,29 @@ mod tests {
     use super::*;
     use crate::play::Game;
     use crate::search::Rng;
+
+    /// The stand-in is on the copy where it was last put, and only there: the cell it left
+    /// holds what the position holds again.
+    #[test]
+    fn a_stand_in_moves_on_the_copy_and_leaves_the_position_as_it_was() {
+        let (name, text) = crate::BUNDLED.iter().find(|(n, _)| *n == "chess").unwrap();
+        let rules = Ruleset::from_source(name, text).unwrap();
+        let pos = rules.setup.clone();
+        let cell = |n: &str| rules.topo.parse_cell(n).unwrap();
+        let piece = Occupant::piece(Side::Black, PieceKindId::new(0));
+        let mut stand = StandIn::new(&pos, piece, Box::default());
+        stand.on(cell("e4"));
+        stand.on(cell("d4"));
+        let mut want = pos.clone();
+        want.put(cell("d4"), piece);
+        assert!(stand.board() == &want);
+        // Moved after the copy: the cell it left is emptied again.
+        stand.on(cell("e5"));
+        let mut want = pos.clone();
+        want.put(cell("e5"), piece);
+        assert!(stand.board() == &want);
+        assert!(*stand.into_probe() == want);
+    }
 
     /// The census read from the position's cell sets and the census by a pass over the board
     /// agree: lists (in cell order), the enemy kinds' sets and what the census reports.
