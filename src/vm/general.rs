@@ -415,6 +415,7 @@ impl Machine {
     }
 
     /// Copies the captured cells, sorted, into `sorted`, and their fingerprint into `fp`.
+    #[inline]
     pub(super) fn sort_caps(&mut self) {
         self.sorted.clear();
         if self.caps.is_empty() {
@@ -430,6 +431,7 @@ impl Machine {
     }
 
     /// The option that lands on `to` capturing exactly `sorted`, if found already.
+    #[inline]
     pub(super) fn find(&self, out: &Options, to: Cell) -> Option<usize> {
         if self.stamp[to.index()] != self.epoch {
             return None;
