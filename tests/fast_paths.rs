@@ -515,9 +515,6 @@ proptest! {
     }
 }
 
-/// The cell-set form of a plain program (`compile::bits`) in every variant that has one: rides
-/// to the edge as rays, bounded ones walked, steps and leaps as one set per cell. A piece that
-/// captures only some enemy kinds, or rides through its own pieces, is left to the VM.
 /// The variant of single legs beside chains (tests/variants/emit-chains.toml), as written
 /// and with every chain setting of `[turn]` switched on.
 fn emit_chains(settings: bool) -> &'static Ruleset {
@@ -577,6 +574,9 @@ proptest! {
     }
 }
 
+/// The cell-set form of a plain program (`compile::bits`) in every variant that has one: rides
+/// to the edge as rays, bounded ones walked, steps and leaps as one set per cell. A piece that
+/// captures only some enemy kinds, or rides through its own pieces, is left to the VM.
 #[test]
 fn plain_programs_take_the_cell_set_form_the_board_allows() {
     let r = cell_sets();
