@@ -1,7 +1,9 @@
 //! The shortcuts of legal-turn generation against the general path. Out of check, a turn that
 //! leaves alone every cell between a royal piece and an enemy rider or hopper on its lines, and
 //! the legs of enemy lame leapers aimed at it, is reported without being played and tested
-//! (`play::generate`, `Sensitive`). `Game::legal_turns_by_testing` plays and tests every turn.
+//! (`play::generate`, `Sensitive`); in check, a turn that changes no cell of any attack on the
+//! royal piece is refused without being played. `Game::legal_turns_by_testing` plays and tests
+//! every turn.
 //! Here both lists must be equal, in every position of random playouts of every bundled
 //! variant, from its start and from every position of its perft file (pins, en passant,
 //! castling through attacks, cannons' screens, horses' legs).
@@ -1034,4 +1036,42 @@ fn a_kept_census_is_reused_only_for_the_same_cells_and_side() {
         g.royals_safe(r, then, then.side);
         assert_eq!(listed(&mut g, r, then), want, "{b} asked after itself");
     }
+}
+
+/// In check, a turn that changes no cell of any attack on the royal piece (neither the
+/// attacker's cell nor a cell its attack passes) leaves the check standing: it is refused
+/// without being played (`Sensitive::compute_evasions`). The turns that remain must be the
+/// ones that capture the attacker, block it, move a hopper's screen away, or move the royal
+/// piece, as testing every turn finds them.
+#[test]
+fn in_check_only_turns_that_touch_an_attack_can_answer_it() {
+    let names = |r: &Ruleset, position: &str| -> Vec<String> {
+        let mut v: Vec<String> = checked_turns(r, position)
+            .iter()
+            .map(|t| text::turn_text(r, t))
+            .collect();
+        v.sort();
+        v
+    };
+    // A Cannon checks over the Rook: the Rook leaves the file (a move along it keeps the
+    // screen; taking the Cannon on e8 leaves the Rook between the Generals), or the General
+    // steps aside.
+    assert_eq!(
+        names(rules("xiangqi"), "4k4/9/4c4/9/9/4R4/9/9/9/4K4 w - - 0 1"),
+        [
+            "e1-d1", "e1-f1", "e5-a5", "e5-b5", "e5-c5", "e5-d5", "e5-f5", "e5-g5", "e5-h5",
+            "e5-i5", "e5xe8"
+        ]
+    );
+    // A rook checks along the first rank: a knight dropped between, or the king steps off it.
+    assert_eq!(
+        names(rules("crazyhouse"), "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1"),
+        ["N@b1", "N@c1", "N@d1", "e1-d2", "e1-e2", "e1-f2"]
+    );
+    // A knight checks (a free leap): the bishop takes it, or the king steps where the knight
+    // does not reach.
+    assert_eq!(
+        names(rules("chess"), "4k3/8/8/8/8/3n4/2B5/4K3 w - - 0 1"),
+        ["c2xd3", "e1-d1", "e1-d2", "e1-e2", "e1-f1"]
+    );
 }

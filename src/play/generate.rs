@@ -103,6 +103,9 @@ struct Core {
     /// A position to copy another into and change for a test, boxed so that taking it out
     /// and putting it back moves a pointer ([`Core::take_scratch`]).
     scratch: Option<Box<Position>>,
+    /// The generator that asks whether a dropped piece mates (`drop-mate = "forbidden"`),
+    /// kept with its buffers and tables from one question to the next.
+    drop_probe: Option<Box<Generator>>,
     range: Vec<Cell>,
     singles: Vec<(StoneKindId, Cell, bool)>,
     removals: Vec<Cell>,
@@ -2150,6 +2153,14 @@ impl Generator {
             && !reference
             && facing.is_none()
             && sensitive.compute(rules, pos, side, royals, census.enemy_kinds, false);
+        // In check, a turn that leaves every attack on the royal pieces standing is illegal:
+        // it is not played (an exploding capture changes more than its cells; royal pieces
+        // facing are tested on every turn).
+        let evading = in_check
+            && !reference
+            && facing.is_none()
+            && rules.blast.is_none()
+            && sensitive.compute_evasions(rules, pos, side, royals, census.enemy_kinds);
         let quiet = (bounded && core.counting && !every_turn_tested).then_some(&*sensitive);
         // Out of any check on the enemy, a movement that leaves the cells towards its royal
         // pieces alone, by a piece that cannot capture on them from its destination, gives no
@@ -2200,7 +2211,8 @@ impl Generator {
                     (untested
                         && (!every_turn_tested
                             || check_free && given.spares_check(rules, pos, their_royals, t)))
-                        || safety.keeps_royals_safe(rules, pos, t, |_| true)
+                        || !(evading && sensitive.leaves_attacks(rules, pos, t))
+                            && safety.keeps_royals_safe(rules, pos, t, |_| true)
                 }
             };
             if quiet_one {
@@ -2447,10 +2459,34 @@ impl Safety<'_> {
         if self.check.royals_safe(rules, self.after, opponent) {
             return false;
         }
-        Generator::default()
+        self.check
+            .drop_probe
+            .get_or_insert_with(Box::default)
             .turns(rules, self.after, |_| {})
             .is_err()
     }
+}
+
+/// The bit of the kind of the piece of `enemy` on `c` (kind `k`: bit `k`), 0 for anything else.
+#[inline]
+fn enemy_bit(pos: &Position, enemy: Side, c: Cell) -> u64 {
+    match pos.at(c).as_piece() {
+        Some((s, k)) if s == enemy => 1u64 << k.index(),
+        _ => 0,
+    }
+}
+
+/// The cells of the pieces of `enemy` of the kinds of `kinds` (bit per kind), from the
+/// position's cell sets (which it must have).
+#[inline]
+fn enemy_cells(pos: &Position, enemy: Side, mut kinds: u64) -> u128 {
+    let mut m = 0u128;
+    while kinds != 0 {
+        let k = kinds.trailing_zeros() as usize;
+        kinds &= kinds - 1;
+        m |= pos.piece_set(2 * k + enemy.index());
+    }
+    m
 }
 
 /// Whether a drop of kind `k` may not checkmate (`drop-mate = "forbidden"`).
@@ -2681,6 +2717,9 @@ struct Sensitive {
     burst: crate::board::CellSet,
     /// Whether `burst` holds the sets of the position last computed.
     bursts: bool,
+    /// In check: the cells every attack on the royal pieces stands on or passes (see
+    /// [`Sensitive::compute_evasions`]).
+    evade: crate::board::CellSet,
     walked: Vec<Cell>,
     table: Option<std::sync::Arc<AttackLines>>,
 }
@@ -2696,6 +2735,10 @@ struct AttackLines {
     bounded: u64,
     lines: crate::core::BySide<Vec<Line>>,
     lame: crate::core::BySide<Vec<Lame>>,
+    /// The free leaps onto a royal piece (no path cells): the kind and where its maker would
+    /// stand, relative to the royal cell. Only the evasion sets read them (a free leap's
+    /// attack cannot be opened or closed by any other cell).
+    leaps: crate::core::BySide<Vec<(usize, (i8, i8))>>,
 }
 
 /// A direction from a royal piece towards where an attacker along it would stand.
@@ -2713,6 +2756,22 @@ struct Line {
     rays: Vec<u128>,
 }
 
+impl Line {
+    /// Whether an attacker along the line towards the royal piece on `r` may stand on it: some
+    /// of its kinds are among the enemy's kinds `present` and, where the position has cell
+    /// sets, a piece of `enemy` of one of them stands on the line (else there is nothing to
+    /// walk).
+    #[inline]
+    fn may_hold(&self, pos: &Position, enemy: Side, r: Cell, present: u64) -> bool {
+        self.kinds & present != 0
+            && !(pos.has_piece_sets()
+                && self
+                    .rays
+                    .get(r.index())
+                    .is_some_and(|&ray| ray & enemy_cells(pos, enemy, self.kinds) == 0))
+    }
+}
+
 /// A lame leap onto a royal piece: where its maker would stand, and its path cells, relative
 /// to the royal cell.
 #[derive(Debug)]
@@ -2727,6 +2786,7 @@ impl AttackLines {
         let mut bounded = 0u64;
         let mut lines = crate::core::BySide::new(Vec::<Line>::new(), Vec::new());
         let mut lame = crate::core::BySide::new(Vec::<Lame>::new(), Vec::new());
+        let mut leaps = crate::core::BySide::new(Vec::new(), Vec::new());
         for (k, piece) in rules.pieces.iter().enumerate().take(64) {
             let prog = &piece.attacks;
             let boundable = prog.single_leg
@@ -2769,6 +2829,7 @@ impl AttackLines {
                             Attack::Near => {
                                 let Some(paths) = l.paths[side].get(i).filter(|p| !p.is_empty())
                                 else {
+                                    leaps[side].push((k, back));
                                     continue;
                                 };
                                 let cells = paths
@@ -2807,6 +2868,7 @@ impl AttackLines {
             bounded,
             lines,
             lame,
+            leaps,
         }
     }
 }
@@ -2872,6 +2934,15 @@ impl Sensitive {
             })
     }
 
+    /// The attack lines of `rules`, taken out of `self` for a computation (and put back after
+    /// it: no reference counting per node), or made when missing or of other rules.
+    fn take_table(&mut self, rules: &Ruleset) -> std::sync::Arc<AttackLines> {
+        match self.table.take() {
+            Some(t) if t.rules == rules.identity.get() => t,
+            _ => std::sync::Arc::new(AttackLines::new(rules)),
+        }
+    }
+
     /// Whether the turn leaves every sensitive cell alone.
     fn untouched(&self, t: &TurnView<'_>) -> bool {
         self.leaves_alone(t.from()) && t.to().is_none_or(|c| self.untouched_by(c, t.captures()))
@@ -2914,10 +2985,7 @@ impl Sensitive {
             return false;
         }
         // Taken out for the computation and put back (no reference counting per node).
-        let table = match self.table.take() {
-            Some(t) if t.rules == rules.identity.get() => t,
-            _ => std::sync::Arc::new(AttackLines::new(rules)),
-        };
+        let table = self.take_table(rules);
         let burst = rules.blast.is_some() && !attackers_move;
         let bounded = self.mark(
             rules,
@@ -2940,6 +3008,99 @@ impl Sensitive {
             }
         }
         bounded
+    }
+
+    /// In check: computes `evade`, the cells that every attack on the royal pieces of `side`
+    /// (at `royals`) by the enemy kinds `present` stands on or passes, or may: each line
+    /// towards a royal piece up to its farthest enemy piece of the kinds that attack along it,
+    /// the lame leapers aimed at it with their paths, the free leapers aimed at it. A turn that
+    /// changes none of those cells (and moves no royal piece, and does nothing but move or
+    /// drop one piece, capturing on its destination only) leaves every attack standing: it is
+    /// illegal without a test. False when some enemy kind present attacks in ways this cannot
+    /// bound, or there are more than four royal pieces: then every turn is tested.
+    fn compute_evasions(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        side: Side,
+        royals: &[Cell],
+        present: u64,
+    ) -> bool {
+        if rules.pieces.len() > 64 || royals.len() > 4 {
+            return false;
+        }
+        let table = self.take_table(rules);
+        let bounded = present & !table.bounded == 0;
+        if bounded {
+            let topo = &rules.topo;
+            let enemy = side.opponent();
+            self.evade.reset(topo.len());
+            let attacker = |c: Cell| enemy_bit(pos, enemy, c);
+            for &r in royals {
+                self.evade.insert(r);
+                for line in &table.lines[enemy] {
+                    if !line.may_hold(pos, enemy, r, present) {
+                        continue;
+                    }
+                    // Kinds that pass no piece attack from before the first piece only.
+                    let passing = line.land & present != 0;
+                    self.walked.clear();
+                    let mut last = 0;
+                    for c in topo.line(r, line.back) {
+                        self.walked.push(c);
+                        if attacker(c) & line.kinds != 0 {
+                            last = self.walked.len();
+                        }
+                        let occ = pos.at(c);
+                        if !passing && (occ.as_piece().is_some() || occ.as_neutral().is_some()) {
+                            break;
+                        }
+                    }
+                    for &c in &self.walked[..last] {
+                        self.evade.insert(c);
+                    }
+                }
+                for leap in &table.lame[enemy] {
+                    let Some(a) = topo.offset(r, leap.back) else {
+                        continue;
+                    };
+                    if attacker(a) & (1 << leap.kind) == 0 {
+                        continue;
+                    }
+                    self.evade.insert(a);
+                    for &p in &leap.paths {
+                        if let Some(c) = topo.offset(r, p) {
+                            self.evade.insert(c);
+                        }
+                    }
+                }
+                for &(kind, back) in &table.leaps[enemy] {
+                    if let Some(a) = topo.offset(r, back)
+                        && attacker(a) & (1 << kind) != 0
+                    {
+                        self.evade.insert(a);
+                    }
+                }
+            }
+        }
+        self.table = Some(table);
+        bounded
+    }
+
+    /// With `evade` computed (in check): whether `t` moves or drops one piece, no royal one,
+    /// capturing nothing but on its destination, and touches no cell of `evade`: every attack
+    /// on the royal pieces stands after it.
+    fn leaves_attacks(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> bool {
+        t.castle().is_none()
+            && t.placed().is_empty()
+            && t.removed().is_none()
+            && t.promote().is_none_or(|k| !rules.is_royal(k))
+            && t.dropped().is_none_or(|k| !rules.is_royal(k))
+            && !self.evade.contains(t.from())
+            && t.to()
+                .is_none_or(|to| !self.evade.contains(to) && t.captures().iter().all(|&c| c == to))
+            && (t.to().is_some() || t.dropped().is_some())
+            && !matches!(pos.at(t.from()).as_piece(), Some((_, k)) if rules.is_royal(k))
     }
 
     /// With `burst` computed: whether `t` is an exploding capture on its destination that
@@ -2982,31 +3143,10 @@ impl Sensitive {
         if royals.len() > 4 || present & !table.bounded != 0 {
             return false;
         }
-        let attacker = |c: Cell| match pos.at(c).as_piece() {
-            Some((s, k)) if s == enemy => 1u64 << k.index(),
-            _ => 0,
-        };
-        // The cells of the enemy's pieces of some kinds, from the position's cell sets.
-        let sets = pos.has_piece_sets();
-        let placed = |mut kinds: u64| {
-            let mut m = 0u128;
-            while kinds != 0 {
-                let k = kinds.trailing_zeros() as usize;
-                kinds &= kinds - 1;
-                m |= pos.piece_set(2 * k + enemy.index());
-            }
-            m
-        };
+        let attacker = |c: Cell| enemy_bit(pos, enemy, c);
         for &r in royals {
             for line in &table.lines[enemy] {
-                if line.kinds & present == 0 {
-                    continue;
-                }
-                // No attacker of the line's kinds on it: the walk would mark nothing.
-                if sets
-                    && let Some(&ray) = line.rays.get(r.index())
-                    && ray & placed(line.kinds) == 0
-                {
+                if !line.may_hold(pos, enemy, r, present) {
                     continue;
                 }
                 self.walked.clear();
