@@ -685,21 +685,28 @@ fn changes_into_and_out_of_royal_kinds_are_judged_by_the_royal_pieces_after_the_
     assert_eq!(promotions("r6k/3I4/8/8/8/8/8/8 w - - 0 1"), vec!['Q']);
 }
 
-/// A royal piece dropped from the hand is a royal piece more: the drop is tested like a move.
-/// The `hands.toml` test variant with a royal Crown in the reserve and Black rooks.
-#[test]
-fn a_royal_piece_dropped_must_not_stand_attacked() {
+/// The `hands.toml` test variant (drops onto the own first rank) with the pieces of `pieces`
+/// (TOML tables) added.
+fn hands_with(name: &str, pieces: &str) -> Ruleset {
     let source = format!(
-        "{}\n{}",
+        "{}\n{pieces}[setup]\nposition = \"2k2/5/5/5/2K2[] w\"\n",
         include_str!("variants/hands.toml")
             .split("[setup]")
             .next()
             .unwrap(),
-        "[pieces.crown]\nletter = \"C\"\nroyal = true\nmoves = \"step(all) capture\"\nreserve = 0\n\
-         [pieces.rook]\nletter = \"R\"\nmoves = \"ride(orthogonal) capture\"\n\
-         [setup]\nposition = \"2k2/5/5/5/2K2[] w\"\n"
     );
-    let r = Ruleset::from_source("hands-crown.toml", &source).unwrap();
+    Ruleset::from_source(name, &source).unwrap()
+}
+
+/// A royal piece dropped from the hand is a royal piece more: the drop is tested like a move.
+/// The `hands.toml` test variant with a royal Crown in the reserve and Black rooks.
+#[test]
+fn a_royal_piece_dropped_must_not_stand_attacked() {
+    let r = hands_with(
+        "hands-crown.toml",
+        "[pieces.crown]\nletter = \"C\"\nroyal = true\nmoves = \"step(all) capture\"\nreserve = 0\n\
+         [pieces.rook]\nletter = \"R\"\nmoves = \"ride(orthogonal) capture\"\n",
+    );
     for (text, expect) in [
         // The rook on a2 attacks a1, the one on e3 attacks e1.
         ("2k2/5/5/r4/2K2[C] w", vec!["b1", "d1", "e1"]),
@@ -1073,5 +1080,30 @@ fn in_check_only_turns_that_touch_an_attack_can_answer_it() {
     assert_eq!(
         names(rules("chess"), "4k3/8/8/8/8/3n4/2B5/4K3 w - - 0 1"),
         ["c2xd3", "e1-d1", "e1-d2", "e1-e2", "e1-f1"]
+    );
+}
+
+/// Out of check, perft's last ply counts a drop without reporting or testing it where the
+/// sensitive cells leave its cell alone. A piece dropped between a royal piece and an enemy
+/// hopper is a screen that opens the hopper's line: those drops are tested (and refused), and
+/// the count still equals the list. The `hands.toml` test variant with a Cannon and a Block.
+#[test]
+fn a_drop_that_would_be_a_hoppers_screen_is_tested_not_counted_unseen() {
+    let r = hands_with(
+        "hands-cannon.toml",
+        "[pieces.cannon]\nletter = \"C\"\nmoves = \"hop(orthogonal) capture\"\nreserve = 0\n\
+         [pieces.block]\nletter = \"B\"\nmoves = \"step(orthogonal)\"\nreserve = 0\n",
+    );
+    // The Cannon on e1 has no screen towards the King on a1: a Block dropped on b1, c1 or d1
+    // would be one. Only the King's steps are legal.
+    let turns: Vec<String> = checked_turns(&r, "2k2/5/5/5/K3c[B] w")
+        .iter()
+        .map(|t| text::turn_text(&r, t))
+        .collect();
+    assert_eq!(turns, ["a1-a2", "a1-b2", "a1-b1"]);
+    // With the Cannon off the first rank every drop is legal, counted unseen.
+    assert_eq!(
+        checked_count(&r, "2k2/5/4c/5/K4[B] w", |t| t.dropped().is_some()),
+        4
     );
 }
