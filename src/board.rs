@@ -77,6 +77,13 @@ impl CellSet {
         self.words[c.index() / 64] |= 1 << (c.index() % 64);
     }
 
+    /// Makes the set the union of `a` and `b` (sets of one board), keeping its allocation.
+    pub fn union_of(&mut self, a: &CellSet, b: &CellSet) {
+        self.words.clear();
+        self.words
+            .extend(a.words.iter().zip(&b.words).map(|(x, y)| x | y));
+    }
+
     /// The set's first 128 cells as one bit set (cell `i` at bit `i`).
     #[inline]
     pub fn low128(&self) -> u128 {

@@ -1107,3 +1107,102 @@ fn a_drop_that_would_be_a_hoppers_screen_is_tested_not_counted_unseen() {
         4
     );
 }
+
+/// Where giving check is forbidden (`[turn] giving-check = "forbidden"`), counting turns
+/// unseen needs both the sets towards the mover's royal pieces and those towards the enemy's,
+/// and a piece may not arrive unseen where its kind could attack the enemy King. A 6×6 game
+/// of its own with every route a turn can be counted by: pieces in cell sets (Rook, Knight),
+/// a hopper the interpreter lists (Cannon), a Pawn that promotes on arriving, drops from the
+/// hand. Playouts from several positions, each list compared with testing every turn and with
+/// the count.
+#[test]
+fn giving_check_forbidden_counts_every_route_as_it_lists() {
+    let source = r#"
+[game]
+name = "No checks"
+
+[board]
+files = ["a", "b", "c", "d", "e", "f"]
+ranks = 6
+mask = """
+######
+######
+######
+######
+######
+######
+"""
+
+[regions.last-rank]
+white = "a6-f6"
+black = "a1-f1"
+
+[regions.everywhere]
+white = "a1-f6"
+black = "a1-f6"
+
+[turn]
+giving-check = "forbidden"
+
+[drops]
+region = "own everywhere"
+
+[end]
+no-pieces = "ignored"
+immobilized = "ignored"
+
+[pieces.king]
+letter = "K"
+royal = true
+moves = "step(all) capture"
+
+[pieces.rook]
+letter = "R"
+moves = "ride(orthogonal) capture"
+captures-to = "reserve"
+reserve = 0
+
+[pieces.knight]
+letter = "N"
+moves = "leap(knight) capture"
+captures-to = "reserve"
+reserve = 0
+
+[pieces.cannon]
+letter = "C"
+moves = "step(orthogonal) | hop(orthogonal) capture-only"
+captures-to = "reserve"
+reserve = 0
+
+[pieces.pawn]
+letter = "P"
+promotes-in = "last-rank"
+promotes-to = ["rook", "knight", "cannon"]
+moves = "step(forward) | step(forward-diagonal) capture-only"
+captures-to = "reserve"
+reserve = 0
+
+[setup]
+position = "1k4/pp1c2/2n3/3N2/2P1PP/R2CK1[] w"
+"#;
+    let r = Ruleset::from_source("no-checks.toml", source).unwrap();
+    let starts = [
+        "1k4/pp1c2/2n3/3N2/2P1PP/R2CK1[] w",
+        // A Pawn a step from promoting next to the enemy King's file, pieces in hand.
+        "2k3/P4r/6/2C3/6/1K4[RNC] w",
+        // Lines from both sides crossing: pins, screens and discovered attacks.
+        "k1r3/6/2C3/6/2R1c1/2K3[Nn] w",
+    ];
+    for (i, s) in starts.iter().enumerate() {
+        for seed in 0..6usize {
+            let mut g = Game::new(&r, text::parse_position(&r, s).unwrap()).unwrap();
+            for ply in 0..30usize {
+                let Some(turns) = same_turns(&mut g) else {
+                    break;
+                };
+                let t = &turns[(seed * 7919 + ply * 104_729 + i) % turns.len()];
+                g.play(t);
+            }
+        }
+    }
+}

@@ -53,6 +53,26 @@ fn a_turn_that_gives_check_is_illegal_when_giving_check_is_forbidden() {
 }
 
 #[test]
+fn a_promotion_that_gives_check_through_the_cell_it_left_is_illegal() {
+    // A Pawn that becomes a Queen or a Knight on the fifth rank. The Black King stands on the
+    // Pawn's file: a Queen on b5 would attack it down the file, through b4, the cell the
+    // Pawn leaves (so the check is there only once the Pawn has gone).
+    let source = RACE.replace(
+        "[pieces.king]",
+        "[regions.last-rank]\nwhite = \"a5-e5\"\nblack = \"a1-e1\"\n\n\
+         [pieces.queen]\nletter = \"Q\"\nmoves = \"ride(all) capture\"\n\n\
+         [pieces.knight]\nletter = \"N\"\nmoves = \"leap(knight) capture\"\n\n\
+         [pieces.pawn]\nletter = \"P\"\npromotes-in = \"last-rank\"\n\
+         promotes-to = [\"queen\", \"knight\"]\nmoves = \"step(forward)\"\n\n\
+         [pieces.king]",
+    );
+    let rules = rules_from(&source);
+    let listed = moves(&rules, "5/1P3/5/1k3/4K w");
+    assert!(!listed.contains(&"b4-b5=Q".to_string()), "{listed:?}");
+    assert!(listed.contains(&"b4-b5=N".to_string()), "{listed:?}");
+}
+
+#[test]
 fn the_first_arrival_is_answered_and_arriving_too_draws() {
     let rules = rules_from(RACE);
     let start = "5/k1K2/5/5/5 w";
