@@ -1111,10 +1111,11 @@ fn a_drop_that_would_be_a_hoppers_screen_is_tested_not_counted_unseen() {
 /// Where giving check is forbidden (`[turn] giving-check = "forbidden"`), counting turns
 /// unseen needs both the sets towards the mover's royal pieces and those towards the enemy's,
 /// and a piece may not arrive unseen where its kind could attack the enemy King. A 6×6 game
-/// of its own with every route a turn can be counted by: pieces in cell sets (Rook, Knight),
-/// a hopper the interpreter lists (Cannon), a Pawn that promotes on arriving, drops from the
-/// hand. Playouts from several positions, each list compared with testing every turn and with
-/// the count.
+/// of its own with every route a turn takes: pieces in cell sets (Rook, Knight; their quiet
+/// moves counted unseen), a hopper the interpreter lists (Cannon; its turns reported and
+/// judged one by one in such games), a Pawn that promotes on arriving, drops from the hand
+/// (counted unseen). Playouts from several positions, each list compared with testing every
+/// turn and with the count.
 #[test]
 fn giving_check_forbidden_counts_every_route_as_it_lists() {
     let source = r#"
