@@ -2211,19 +2211,22 @@ impl Generator {
                 Some(fc) => safety
                     .keeps_royals_safe(rules, pos, t, |after| !royals_face(rules, after, side, fc)),
                 None if untested && !no_giving_check => true,
-                // `giving-check = "forbidden"`: a turn that cannot expose the mover's royal
-                // pieces is legal when it gives no check, which most such turns are answered
-                // without being played.
-                None if untested
-                    && check_free
-                    && let Some(gives) =
-                        given.gives_check_unplayed(rules, pos, their_royals, t, plain) =>
-                {
-                    !gives
-                }
                 None => {
-                    !(evading && sensitive.leaves_attacks(rules, pos, t))
-                        && safety.keeps_royals_safe(rules, pos, t, |_| true)
+                    // `giving-check = "forbidden"`: whether the turn gives check, where that is
+                    // answered without playing it. A turn that cannot expose the mover's royal
+                    // pieces is then decided; any other is played for their sake only.
+                    let gives = check_free
+                        .then(|| given.gives_check_unplayed(rules, pos, their_royals, t, plain))
+                        .flatten();
+                    match gives {
+                        Some(true) => false,
+                        Some(false) if untested => true,
+                        _ => {
+                            safety.gives_no_check_known = gives.is_some();
+                            !(evading && sensitive.leaves_attacks(rules, pos, t))
+                                && safety.keeps_royals_safe(rules, pos, t, |_| true)
+                        }
+                    }
                 }
             };
             if quiet_one {
@@ -2313,6 +2316,9 @@ struct Safety<'a> {
     /// Test by the general route only (no shortcut): the reference the others are checked
     /// against.
     reference: bool,
+    /// Where giving check is forbidden: whether the turn being tested is known to give no
+    /// check (answered unplayed), so that only the mover's royal pieces are asked.
+    gives_no_check_known: bool,
 }
 
 impl<'a> Safety<'a> {
@@ -2334,6 +2340,7 @@ impl<'a> Safety<'a> {
             foes,
             own,
             reference,
+            gives_no_check_known: false,
         }
     }
 
@@ -2446,7 +2453,9 @@ impl<'a> Safety<'a> {
             _ => self.check.royals_safe(rules, self.after, side),
         };
         // `giving-check = "forbidden"`: the enemy royal pieces must be safe too.
-        safe && (!rules.turn.no_giving_check || self.gives_no_check(rules, side, t, moved_only))
+        safe && (!rules.turn.no_giving_check
+            || self.gives_no_check_known
+            || self.gives_no_check(rules, side, t, moved_only))
             && !self.drop_mates(rules, t)
     }
 
