@@ -698,15 +698,20 @@ fn hands_with(name: &str, pieces: &str) -> Ruleset {
     Ruleset::from_source(name, &source).unwrap()
 }
 
+/// The `hands.toml` test variant with a royal Crown that goes into the reserve and rooks.
+fn hands_with_crown(name: &str) -> Ruleset {
+    hands_with(
+        name,
+        "[pieces.crown]\nletter = \"C\"\nroyal = true\nmoves = \"step(all) capture\"\nreserve = 0\n\
+         [pieces.rook]\nletter = \"R\"\nmoves = \"ride(orthogonal) capture\"\n",
+    )
+}
+
 /// A royal piece dropped from the hand is a royal piece more: the drop is tested like a move.
 /// The `hands.toml` test variant with a royal Crown in the reserve and Black rooks.
 #[test]
 fn a_royal_piece_dropped_must_not_stand_attacked() {
-    let r = hands_with(
-        "hands-crown.toml",
-        "[pieces.crown]\nletter = \"C\"\nroyal = true\nmoves = \"step(all) capture\"\nreserve = 0\n\
-         [pieces.rook]\nletter = \"R\"\nmoves = \"ride(orthogonal) capture\"\n",
-    );
+    let r = hands_with_crown("hands-crown.toml");
     for (text, expect) in [
         // The rook on a2 attacks a1, the one on e3 attacks e1.
         ("2k2/5/5/r4/2K2[C] w", vec!["b1", "d1", "e1"]),
@@ -1206,4 +1211,37 @@ position = "1k4/pp1c2/2n3/3N2/2P1PP/R2CK1[] w"
             }
         }
     }
+}
+
+/// A step of the only royal piece is judged without being played (its destination asked
+/// through the attackers' cell-set forms, its own cell read as empty); with a second royal
+/// piece on the board every step is played and both asked.
+#[test]
+fn a_royal_step_is_judged_with_its_cell_left_and_every_royal_piece_asked() {
+    let r = hands_with_crown("hands-two-royals.toml");
+    let texts = |turns: &[Turn]| -> Vec<String> {
+        let mut to: Vec<String> = turns.iter().map(|t| text::turn_text(&r, t)).collect();
+        to.sort();
+        to
+    };
+    // The rook on c5 checks the King on c3: stepping back to c2 stays on its line (the King's
+    // own cell does not shield c2); c4 is on it, b4 next to the Black King.
+    assert_eq!(
+        texts(&checked_turns(&r, "k1r2/5/2K2/5/5[] w")),
+        ["c3-b2", "c3-b3", "c3-d2", "c3-d3", "c3-d4"]
+    );
+    // A royal Crown dropped on a1 behind the King on a3; the rook then checks the King from
+    // a4. The King may only take it: stepping off the file would leave the Crown attacked.
+    let pos = text::parse_position(&r, "4k/1r3/K4/5/5[C] w").unwrap();
+    let mut g = Game::new(&r, pos).unwrap();
+    for played in ["C@a1", "b4-a4"] {
+        let turns = same_turns(&mut g).unwrap();
+        let t = turns
+            .iter()
+            .find(|t| text::turn_text(&r, t) == played)
+            .unwrap_or_else(|| panic!("{played} among {:?}", texts(&turns)))
+            .clone();
+        g.play(&t);
+    }
+    assert_eq!(texts(&same_turns(&mut g).unwrap()), ["a3xa4"]);
 }

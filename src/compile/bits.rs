@@ -183,6 +183,13 @@ impl BitMoves {
         self.attack_kinds[side] >> kind & 1 != 0
     }
 
+    /// The kinds (bit per kind) whose attack programs for `side` [`BitMoves::attacks_cell`]
+    /// answers.
+    #[inline]
+    pub fn attack_kinds(&self, side: Side) -> u64 {
+        self.attack_kinds[side]
+    }
+
     /// Whether the piece of `kind` playing for `side` on `from` attacks `target`, which holds
     /// a piece of the other side, by its attack program in cell sets: a leap lands there, or a
     /// ride reaches it over cells that are all empty (`empty`). `in_region` tells whether

@@ -407,6 +407,60 @@ impl Core {
         self.vm.captures_cell(rules, on.board(pos), from, target)
     }
 
+    /// Whether a royal piece of the side to move stepping from `vacated` onto `to` (capturing
+    /// there at most) would stand attacked there by a piece of `by` on a cell of `among`,
+    /// answered on `pos` without playing the step: each piece that could reach `to` asked
+    /// through its attack program's cell-set form with `vacated` read as empty; a piece taken
+    /// on `to` attacks no more. `None` where that needs the step played: a board above 128
+    /// cells, no per-kind cell sets of the enemy, or an attacker whose attack has no cell-set
+    /// form.
+    fn step_attacked_unplayed(
+        &self,
+        rules: &Ruleset,
+        pos: &Position,
+        (vacated, to): (Cell, Cell),
+        by: Side,
+        among: Among<'_>,
+    ) -> Option<bool> {
+        if blast_spares(rules, pos, to, by) {
+            return Some(false);
+        }
+        let b = rules.bit_moves().filter(|_| self.vm.plain_allowed())?;
+        let (row, sets) = (rules.attack_reach().from_set_row(to)?, among.sets?);
+        let mut from = 0u128;
+        for (pair, &set) in row.chunks_exact(2).zip(sets) {
+            from |= pair[by.index()] & set;
+        }
+        from &= !bits::bit(to);
+        let mut unsure = false;
+        while from != 0 {
+            let c = Cell::new(from.trailing_zeros() as usize);
+            from &= from - 1;
+            let Some((s, k)) = pos.at(c).as_piece() else {
+                continue;
+            };
+            if s != by
+                || !attacks_as(rules, k)
+                || row[2 * k.index() + s.index()] & bits::bit(c) == 0
+            {
+                continue;
+            }
+            match b.attacks_cell(
+                k.index(),
+                by,
+                c,
+                to,
+                |x| x == vacated || pos.at(x).is_empty(),
+                |r| rules.regions[r.index()].cells[by].contains(c),
+            ) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => unsure = true,
+            }
+        }
+        (!unsure).then_some(false)
+    }
+
     /// Whether any of `cells` but `known` (a cell known not to be attacked) is attacked by `by`
     /// in `pos`, where the pieces of `by` stand on cells of `among` (as in
     /// [`Core::attacked_forward`]). Empty cells are tested with a stand-in enemy piece on
@@ -2192,6 +2246,7 @@ impl Generator {
             .then_some(&*counted_giving),
         };
         let mut safety = Safety::new((check, after, undo), royals, among, own, reference);
+        safety.enemy_kinds = census.enemy_kinds;
         let mut n = 0;
         // The reference tests every cell of a castling.
         let known_check = (!reference).then_some(in_check);
@@ -2221,11 +2276,7 @@ impl Generator {
                     match gives {
                         Some(true) => false,
                         Some(false) if untested => true,
-                        _ => {
-                            safety.gives_no_check_known = gives.is_some();
-                            !(evading && sensitive.leaves_attacks(rules, pos, t))
-                                && safety.keeps_royals_safe(rules, pos, t, |_| true)
-                        }
+                        _ => safety.judge(rules, pos, t, gives, evading.then_some(sensitive)),
                     }
                 }
             };
@@ -2319,6 +2370,8 @@ struct Safety<'a> {
     /// Where giving check is forbidden: whether the turn being tested is known to give no
     /// check (answered unplayed), so that only the mover's royal pieces are asked.
     gives_no_check_known: bool,
+    /// The enemy piece kinds present (bit per kind, of the first 64).
+    enemy_kinds: u64,
 }
 
 impl<'a> Safety<'a> {
@@ -2341,6 +2394,7 @@ impl<'a> Safety<'a> {
             own,
             reference,
             gives_no_check_known: false,
+            enemy_kinds: u64::MAX,
         }
     }
 
@@ -2385,6 +2439,59 @@ impl<'a> Safety<'a> {
         let legal = self.played_is_safe(rules, pos, t, moved_only) && also(self.after);
         unmake(self.after, self.undo);
         legal
+    }
+
+    /// Whether `t`, a turn that may expose the mover's royal pieces, keeps them safe (and,
+    /// where giving check is forbidden, gives none: `gives` says whether it does, where that
+    /// was answered unplayed). A step of the only royal piece is answered unplayed where its
+    /// check on the enemy is known (or allowed); in check, with the evasion sets computed
+    /// (`evading`), a turn that leaves every attack standing is refused unplayed; any other
+    /// turn is played and tested.
+    fn judge(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        t: &TurnView<'_>,
+        gives: Option<bool>,
+        evading: Option<&Sensitive>,
+    ) -> bool {
+        if (!rules.turn.no_giving_check || gives.is_some())
+            && let Some(safe) = self.royal_step_safe(rules, pos, t)
+        {
+            return safe;
+        }
+        self.gives_no_check_known = gives.is_some();
+        !evading.is_some_and(|s| s.leaves_attacks(rules, pos, t))
+            && self.keeps_royals_safe(rules, pos, t, |_| true)
+    }
+
+    /// Whether `t`, a step of the mover's only royal piece, leaves it unattacked, answered
+    /// without playing it ([`Core::step_attacked_unplayed`]): a movement that captures on its
+    /// destination at most (no exploding capture), changes no kind and places nothing. `None`
+    /// for any other turn, for the reference, where some enemy kind present has no cell-set
+    /// attack form (its program runs on the played position), or where the answer needs the
+    /// step played.
+    fn royal_step_safe(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> Option<bool> {
+        let to = t.to()?;
+        let enemy = pos.side.opponent();
+        if self.reference
+            || *self.royals != [t.from()]
+            || rules
+                .bit_moves()
+                .is_none_or(|b| self.enemy_kinds & !b.attack_kinds(enemy) != 0)
+            || t.castle().is_some()
+            || t.promote().is_some()
+            || t.dropped().is_some()
+            || !t.placed().is_empty()
+            || t.removed().is_some()
+            || !t.captures().iter().all(|&c| c == to)
+            || rules.blast.is_some() && !t.captures().is_empty()
+        {
+            return None;
+        }
+        self.check
+            .step_attacked_unplayed(rules, pos, (t.from(), to), enemy, self.foes)
+            .map(|hit| !hit)
     }
 
     /// Whether `t`, played from `pos` on `after` (its pieces moved only when `moved_only`),
