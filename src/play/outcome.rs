@@ -290,11 +290,6 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
 
 /// How many pieces `side` has besides its royal pieces, on the board and in its reserve.
 fn others(rules: &Ruleset, pos: &Position, side: Side) -> usize {
-    let board = pos
-        .cells()
-        .iter()
-        .filter(|o| matches!(o.as_piece(), Some((s, k)) if s == side && !rules.is_royal(k)))
-        .count();
     let hand: u32 = rules
         .pieces
         .iter()
@@ -307,7 +302,29 @@ fn others(rules: &Ruleset, pos: &Position, side: Side) -> usize {
                 .unwrap_or(0)
         })
         .sum();
-    board + hand as usize
+    others_on_board(rules, pos, side) + hand as usize
+}
+
+/// How many pieces of `side` other than royal ones stand on the board: on a board with piece
+/// sets a population count per kind, else a pass over the cells.
+fn others_on_board(rules: &Ruleset, pos: &Position, side: Side) -> usize {
+    if !pos.has_piece_sets() {
+        return others_on_board_by_scan(rules, pos, side);
+    }
+    let royals = rules.royal_kinds();
+    pos.kind_sets()
+        .enumerate()
+        .filter(|&(k, _)| royals >> k & 1 == 0)
+        .map(|(_, of)| of[side.index()].count_ones() as usize)
+        .sum()
+}
+
+/// [`others_on_board`] by a pass over the cells.
+fn others_on_board_by_scan(rules: &Ruleset, pos: &Position, side: Side) -> usize {
+    pos.cells()
+        .iter()
+        .filter(|o| matches!(o.as_piece(), Some((s, k)) if s == side && !rules.is_royal(k)))
+        .count()
 }
 
 /// `[end] bare`: the outcome when a side has nothing left but its royal pieces. The side that
@@ -518,4 +535,69 @@ fn vanquished(rules: &Ruleset, v: &crate::rules::Vanquished, pos: &Position, sid
         return false;
     }
     !(v.no_neutrals && pos.cells().iter().any(|o| o.as_neutral().is_some()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Occupant;
+    use crate::play::Game;
+    use crate::search::Rng;
+
+    /// The pieces other than royal ones, counted from the piece sets and by the pass over the
+    /// cells, agree for both sides in the positions of random games of every bundled game with
+    /// royal pieces and piece sets, and with random pieces put on random cells (a count that
+    /// took in the royal pieces, or missed a kind, fails here).
+    #[test]
+    fn others_from_piece_sets_are_the_others_by_scan() {
+        let mut rng = Rng::new(61);
+        let mut games = 0;
+        for (name, text) in crate::BUNDLED {
+            let Ok(rules) = Ruleset::from_source(name, text) else {
+                continue;
+            };
+            if rules.topo.len() > 128 || !rules.has_royals() {
+                continue;
+            }
+            games += 1;
+            let same = |pos: &Position| {
+                assert!(pos.has_piece_sets());
+                for side in [Side::White, Side::Black] {
+                    assert_eq!(
+                        others_on_board(&rules, pos, side),
+                        others_on_board_by_scan(&rules, pos, side),
+                        "{name}, {side:?}: {pos:?}"
+                    );
+                }
+            };
+            let mut game = Game::start(&rules);
+            for _ in 0..40 {
+                same(game.pos());
+                let Ok(turns) = game.legal_turns() else {
+                    break;
+                };
+                if turns.is_empty() {
+                    break;
+                }
+                game.play(&turns[rng.below(turns.len())]);
+            }
+            let mut pos = game.pos().clone();
+            for _ in 0..100 {
+                let c = crate::board::Cell::new(rng.below(rules.topo.len()));
+                let k = PieceKindId::new(rng.below(rules.pieces.len()));
+                let side = if rng.below(2) == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let o = match rng.below(3) {
+                    0 => Occupant::EMPTY,
+                    _ => Occupant::piece(side, k),
+                };
+                pos.put(c, o);
+                same(&pos);
+            }
+        }
+        assert!(games >= 8, "only {games} bundled games with royal pieces");
+    }
 }
