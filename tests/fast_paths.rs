@@ -292,6 +292,16 @@ fn checked_turns(r: &Ruleset, position: &str) -> Vec<Turn> {
     same_turns(&mut g).unwrap_or_default()
 }
 
+/// The legal turns of a position of `r` as text, sorted (checked as [`checked_turns`]).
+fn checked_names(r: &Ruleset, position: &str) -> Vec<String> {
+    let mut v: Vec<String> = checked_turns(r, position)
+        .iter()
+        .map(|t| text::turn_text(r, t))
+        .collect();
+    v.sort();
+    v
+}
+
 /// How many of the legal turns of `position` (listed both ways, see [`checked_turns`]) are
 /// `which`.
 fn checked_count(r: &Ruleset, position: &str, which: impl Fn(&Turn) -> bool) -> usize {
@@ -1057,19 +1067,11 @@ fn a_kept_census_is_reused_only_for_the_same_cells_and_side() {
 /// piece, as testing every turn finds them.
 #[test]
 fn in_check_only_turns_that_touch_an_attack_can_answer_it() {
-    let names = |r: &Ruleset, position: &str| -> Vec<String> {
-        let mut v: Vec<String> = checked_turns(r, position)
-            .iter()
-            .map(|t| text::turn_text(r, t))
-            .collect();
-        v.sort();
-        v
-    };
     // A Cannon checks over the Rook: the Rook leaves the file (a move along it keeps the
     // screen; taking the Cannon on e8 leaves the Rook between the Generals), or the General
     // steps aside.
     assert_eq!(
-        names(rules("xiangqi"), "4k4/9/4c4/9/9/4R4/9/9/9/4K4 w - - 0 1"),
+        checked_names(rules("xiangqi"), "4k4/9/4c4/9/9/4R4/9/9/9/4K4 w - - 0 1"),
         [
             "e1-d1", "e1-f1", "e5-a5", "e5-b5", "e5-c5", "e5-d5", "e5-f5", "e5-g5", "e5-h5",
             "e5-i5", "e5xe8"
@@ -1077,13 +1079,13 @@ fn in_check_only_turns_that_touch_an_attack_can_answer_it() {
     );
     // A rook checks along the first rank: a knight dropped between, or the king steps off it.
     assert_eq!(
-        names(rules("crazyhouse"), "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1"),
+        checked_names(rules("crazyhouse"), "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1"),
         ["N@b1", "N@c1", "N@d1", "e1-d2", "e1-e2", "e1-f2"]
     );
     // A knight checks (a free leap): the bishop takes it, or the king steps where the knight
     // does not reach.
     assert_eq!(
-        names(rules("chess"), "4k3/8/8/8/8/3n4/2B5/4K3 w - - 0 1"),
+        checked_names(rules("chess"), "4k3/8/8/8/8/3n4/2B5/4K3 w - - 0 1"),
         ["c2xd3", "e1-d1", "e1-d2", "e1-e2", "e1-f1"]
     );
 }
@@ -1244,4 +1246,37 @@ fn a_royal_step_is_judged_with_its_cell_left_and_every_royal_piece_asked() {
         g.play(&t);
     }
     assert_eq!(texts(&same_turns(&mut g).unwrap()), ["a3xa4"]);
+}
+
+/// A turn of a piece that is not royal, or a drop, is judged without being played where the
+/// mover has one royal piece: the cells it empties read as empty, the one it fills as
+/// occupied, the pieces it takes as gone. Each list is compared with testing every turn.
+#[test]
+fn turns_of_other_pieces_are_judged_unplayed_with_the_cells_they_empty_and_fill() {
+    // En passant empties two cells of the fifth rank: the rook on h5 would then reach the
+    // King on a5. The pawn's step forward leaves the black pawn between them.
+    let ep = checked_names(rules("chess"), "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
+    assert!(ep.contains(&"b5-b6".to_string()), "{ep:?}");
+    assert!(!ep.iter().any(|t| t.contains("xc6")), "{ep:?}");
+    // A knight pinned on the first rank may not move; the bishop beside the King may.
+    let pinned = checked_names(rules("chess"), "4k3/8/8/8/8/8/8/r1N1KB2 w - - 0 1");
+    assert!(!pinned.iter().any(|t| t.starts_with("c1")), "{pinned:?}");
+    assert!(pinned.contains(&"f1-e2".to_string()), "{pinned:?}");
+    // A rook checks along the first rank: the bishop steps between (its destination is then
+    // occupied), or the King steps off the rank.
+    assert_eq!(
+        checked_names(rules("chess"), "4k3/8/8/8/8/8/2B5/r3K3 w - - 0 1"),
+        ["c2-b1", "c2-d1", "e1-d2", "e1-e2", "e1-f2"]
+    );
+    // Two rooks check along the first rank: a knight dropped on either side blocks one of
+    // them only, so no drop is legal.
+    assert_eq!(
+        checked_names(rules("crazyhouse"), "4k3/8/8/8/8/8/8/r3K2r[N] w - - 0 1"),
+        ["e1-d2", "e1-e2", "e1-f2"]
+    );
+    // One rook checks: the dropped knight is a piece in its way.
+    assert_eq!(
+        checked_names(rules("crazyhouse"), "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1"),
+        ["N@b1", "N@c1", "N@d1", "e1-d2", "e1-e2", "e1-f2"]
+    );
 }

@@ -407,31 +407,32 @@ impl Core {
         self.vm.captures_cell(rules, on.board(pos), from, target)
     }
 
-    /// Whether a royal piece of the side to move stepping from `vacated` onto `to` (capturing
-    /// there at most) would stand attacked there by a piece of `by` on a cell of `among`,
-    /// answered on `pos` without playing the step: each piece that could reach `to` asked
-    /// through its attack program's cell-set form with `vacated` read as empty; a piece taken
-    /// on `to` attacks no more. `None` where that needs the step played: a board above 128
-    /// cells, no per-kind cell sets of the enemy, or an attacker whose attack has no cell-set
-    /// form.
-    fn step_attacked_unplayed(
+    /// Whether the cell `at`, holding a royal piece of the side to move after a turn, would
+    /// stand attacked there by a piece of `by` on a cell of `among`, answered on `pos` without
+    /// playing the turn: each piece that could reach `at` asked through its attack program's
+    /// cell-set form, reading a cell as empty where `empty` says the turn leaves it empty; a
+    /// piece on a cell of `taken` (captured by the turn) attacks no more. `None` where that
+    /// needs the turn played: a board above 128 cells, no per-kind cell sets of the enemy, or
+    /// an attacker whose attack has no cell-set form.
+    fn attacked_unplayed(
         &self,
         rules: &Ruleset,
         pos: &Position,
-        (vacated, to): (Cell, Cell),
+        (at, taken): (Cell, u128),
         by: Side,
         among: Among<'_>,
+        empty: impl Fn(Cell) -> bool,
     ) -> Option<bool> {
-        if blast_spares(rules, pos, to, by) {
+        if blast_spares(rules, pos, at, by) {
             return Some(false);
         }
         let b = rules.bit_moves().filter(|_| self.vm.plain_allowed())?;
-        let (row, sets) = (rules.attack_reach().from_set_row(to)?, among.sets?);
+        let (row, sets) = (rules.attack_reach().from_set_row(at)?, among.sets?);
         let mut from = 0u128;
         for (pair, &set) in row.chunks_exact(2).zip(sets) {
             from |= pair[by.index()] & set;
         }
-        from &= !bits::bit(to);
+        from &= !taken;
         let mut unsure = false;
         while from != 0 {
             let c = Cell::new(from.trailing_zeros() as usize);
@@ -445,14 +446,9 @@ impl Core {
             {
                 continue;
             }
-            match b.attacks_cell(
-                k.index(),
-                by,
-                c,
-                to,
-                |x| x == vacated || pos.at(x).is_empty(),
-                |r| rules.regions[r.index()].cells[by].contains(c),
-            ) {
+            match b.attacks_cell(k.index(), by, c, at, &empty, |r| {
+                rules.regions[r.index()].cells[by].contains(c)
+            }) {
                 Some(true) => return Some(true),
                 Some(false) => {}
                 None => unsure = true,
@@ -2443,10 +2439,10 @@ impl<'a> Safety<'a> {
 
     /// Whether `t`, a turn that may expose the mover's royal pieces, keeps them safe (and,
     /// where giving check is forbidden, gives none: `gives` says whether it does, where that
-    /// was answered unplayed). A step of the only royal piece is answered unplayed where its
-    /// check on the enemy is known (or allowed); in check, with the evasion sets computed
-    /// (`evading`), a turn that leaves every attack standing is refused unplayed; any other
-    /// turn is played and tested.
+    /// was answered unplayed). In check, with the evasion sets computed (`evading`), a turn
+    /// that leaves every attack standing is refused unplayed; a turn of a mover with one
+    /// royal piece is answered unplayed where its check on the enemy is known (or allowed)
+    /// and [`Safety::safe_unplayed`] can; any other turn is played and tested.
     fn judge(
         &mut self,
         rules: &Ruleset,
@@ -2455,43 +2451,131 @@ impl<'a> Safety<'a> {
         gives: Option<bool>,
         evading: Option<&Sensitive>,
     ) -> bool {
+        if evading.is_some_and(|s| s.leaves_attacks(rules, pos, t)) {
+            return false;
+        }
         if (!rules.turn.no_giving_check || gives.is_some())
-            && let Some(safe) = self.royal_step_safe(rules, pos, t)
+            && let Some(safe) = self.safe_unplayed(rules, pos, t)
         {
             return safe;
         }
         self.gives_no_check_known = gives.is_some();
-        !evading.is_some_and(|s| s.leaves_attacks(rules, pos, t))
-            && self.keeps_royals_safe(rules, pos, t, |_| true)
+        self.keeps_royals_safe(rules, pos, t, |_| true)
     }
 
-    /// Whether `t`, a step of the mover's only royal piece, leaves it unattacked, answered
-    /// without playing it ([`Core::step_attacked_unplayed`]): a movement that captures on its
-    /// destination at most (no exploding capture), changes no kind and places nothing. `None`
-    /// for any other turn, for the reference, where some enemy kind present has no cell-set
-    /// attack form (its program runs on the played position), or where the answer needs the
-    /// step played.
-    fn royal_step_safe(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> Option<bool> {
-        let to = t.to()?;
+    /// Whether `t` leaves the mover's only royal piece unattacked, answered without playing it
+    /// ([`Core::attacked_unplayed`] on the cell the royal piece stands on after it, the cells
+    /// the turn empties read as empty and those it fills as occupied): a movement (a castling
+    /// too) or a drop that places no stone, removes none and makes no royal piece. Only where
+    /// every enemy kind present has a cell-set attack form: those pass empty cells only, so
+    /// the pieces the turn moves matter as occupants alone (a kind they change into, too).
+    /// `None` for any other turn (placements, removals, exploding captures, a royal piece
+    /// that changes kind or a royal piece dropped or made, a castling that moves a royal
+    /// partner, a drop that `drop-mate = "forbidden"` forbids to mate when it gives check or
+    /// may: the mate is asked on the played position), for the reference, and where an
+    /// attacker's answer needs the turn played.
+    fn safe_unplayed(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> Option<bool> {
+        let &[royal] = self.royals else {
+            return None;
+        };
         let enemy = pos.side.opponent();
+        let from = t.from();
         if self.reference
-            || *self.royals != [t.from()]
             || rules
                 .bit_moves()
                 .is_none_or(|b| self.enemy_kinds & !b.attack_kinds(enemy) != 0)
-            || t.castle().is_some()
-            || t.promote().is_some()
-            || t.dropped().is_some()
             || !t.placed().is_empty()
             || t.removed().is_some()
-            || !t.captures().iter().all(|&c| c == to)
             || rules.blast.is_some() && !t.captures().is_empty()
+            || t.captures().contains(&royal)
+            || t.promote()
+                .is_some_and(|k| from == royal || rules.is_royal(k))
+            || t.dropped().is_some_and(|k| rules.is_royal(k))
         {
             return None;
         }
-        self.check
-            .step_attacked_unplayed(rules, pos, (t.from(), to), enemy, self.foes)
-            .map(|hit| !hit)
+        let (check, foes) = (&self.check, self.foes);
+        let attacked = match (t.to(), t.dropped()) {
+            // The common shapes first: one piece moved, taking on its destination at most.
+            (Some(to), None) if t.castle().is_none() && t.captures().iter().all(|&c| c == to) => {
+                let at = if from == royal { to } else { royal };
+                check.attacked_unplayed(rules, pos, (at, bits::bit(to)), enemy, foes, |x| {
+                    x != to && (x == from || pos.at(x).is_empty())
+                })
+            }
+            (None, Some(k)) => {
+                let attacked = check.attacked_unplayed(rules, pos, (royal, 0), enemy, foes, |x| {
+                    x != from && pos.at(x).is_empty()
+                });
+                // A drop that may not mate: safe and giving no check, it mates nobody.
+                if attacked == Some(false)
+                    && no_drop_mate(rules, k)
+                    && !Self::drop_gives_no_check(rules, pos, from, k)
+                {
+                    return None;
+                }
+                attacked
+            }
+            // Castlings and captures elsewhere: the cells the turn empties and fills (a cell
+            // lifted and landed on is filled).
+            (Some(to), None) => {
+                let (mut vacated, mut filled) = (bits::bit(from), bits::bit(to));
+                if let Some(i) = t.castle() {
+                    for &(a, b) in &rules.castlings[usize::from(i)].partners {
+                        if a == royal {
+                            return None;
+                        }
+                        vacated |= bits::bit(a);
+                        filled |= bits::bit(b);
+                    }
+                }
+                let taken = t.captures().iter().fold(0u128, |m, &c| m | bits::bit(c));
+                vacated |= taken;
+                let at = if from == royal { to } else { royal };
+                check.attacked_unplayed(rules, pos, (at, taken), enemy, foes, |x| {
+                    let b = bits::bit(x);
+                    filled & b == 0 && (vacated & b != 0 || pos.at(x).is_empty())
+                })
+            }
+            _ => None,
+        };
+        attacked.map(|hit| !hit)
+    }
+
+    /// Whether a piece of kind `k` dropped on `cell` by the side to move attacks no enemy
+    /// royal piece, answered through its attack program's cell-set form (false where it has
+    /// none or the board has no piece sets).
+    fn drop_gives_no_check(rules: &Ruleset, pos: &Position, cell: Cell, k: PieceKindId) -> bool {
+        let side = pos.side;
+        let Some(b) = rules.bit_moves() else {
+            return false;
+        };
+        if !pos.has_piece_sets() || !b.answers_attacks(k.index(), side) {
+            return false;
+        }
+        let royals = rules.royal_kinds();
+        pos.kind_sets()
+            .enumerate()
+            .filter(|&(j, _)| royals >> j & 1 != 0)
+            .all(|(_, of)| {
+                let mut targets = of[side.opponent().index()];
+                while targets != 0 {
+                    let target = Cell::new(targets.trailing_zeros() as usize);
+                    targets &= targets - 1;
+                    let hit = b.attacks_cell(
+                        k.index(),
+                        side,
+                        cell,
+                        target,
+                        |x| x != cell && pos.at(x).is_empty(),
+                        |r| rules.regions[r.index()].cells[side].contains(cell),
+                    );
+                    if hit != Some(false) {
+                        return false;
+                    }
+                }
+                true
+            })
     }
 
     /// Whether `t`, played from `pos` on `after` (its pieces moved only when `moved_only`),
