@@ -1280,3 +1280,23 @@ fn turns_of_other_pieces_are_judged_unplayed_with_the_cells_they_empty_and_fill(
         ["N@b1", "N@c1", "N@d1", "e1-d2", "e1-e2", "e1-f2"]
     );
 }
+
+/// A drop bound by `drop-mate = "forbidden"` is answered unplayed only where it gives no check:
+/// a piece dropped as the screen of the mover's own hopper gives check through it, so it is
+/// played and the mate asked. The `hands.toml` test variant with a Cannon and a Block that may
+/// not be dropped to mate: the Block on c1 or d1 screens the Cannon on e1 against the King on
+/// a1, whose other cells the White King guards (mate, refused); on b1 the King takes it.
+#[test]
+fn a_bound_drop_that_screens_an_own_hopper_is_asked_for_mate() {
+    let r = hands_with(
+        "hands-cannon-mate.toml",
+        "[pieces.cannon]\nletter = \"C\"\nmoves = \"hop(orthogonal) capture\"\nreserve = 0\n\
+         [pieces.block]\nletter = \"B\"\nmoves = \"step(orthogonal)\"\nreserve = 0\n\
+         drop-mate = \"forbidden\"\n",
+    );
+    let drops: Vec<String> = checked_names(&r, "5/5/1K3/5/k3C[B] w")
+        .into_iter()
+        .filter(|t| t.starts_with("B@"))
+        .collect();
+    assert_eq!(drops, ["B@b1"]);
+}

@@ -2543,14 +2543,23 @@ impl<'a> Safety<'a> {
     }
 
     /// Whether a piece of kind `k` dropped on `cell` by the side to move attacks no enemy
-    /// royal piece, answered through its attack program's cell-set form (false where it has
-    /// none or the board has no piece sets).
+    /// royal piece and opens no attack of the mover's other pieces, answered through their
+    /// attack programs' cell-set forms: those pass empty cells only, so a piece dropped in
+    /// their way only blocks them (a hopper would gain a screen: then, and where the board has
+    /// no piece sets, false).
     fn drop_gives_no_check(rules: &Ruleset, pos: &Position, cell: Cell, k: PieceKindId) -> bool {
         let side = pos.side;
         let Some(b) = rules.bit_moves() else {
             return false;
         };
         if !pos.has_piece_sets() || !b.answers_attacks(k.index(), side) {
+            return false;
+        }
+        let own = pos
+            .kind_sets()
+            .enumerate()
+            .fold(0u64, |m, (j, of)| m | u64::from(of[side.index()] != 0) << j);
+        if own & !b.attack_kinds(side) != 0 {
             return false;
         }
         let royals = rules.royal_kinds();
