@@ -515,3 +515,31 @@ fn hash_after(
         h,
     )
 }
+
+/// A random game for tests: `visit` sees each position before a random legal turn is played,
+/// for at most `plies` turns (fewer when the game ends); with `undo_one_in = Some(n)`, about
+/// one turn in `n` is taken back right after it is played. The game as it stands at the end.
+#[cfg(test)]
+pub(crate) fn random_playout<'r>(
+    rules: &'r crate::rules::Ruleset,
+    rng: &mut crate::search::Rng,
+    plies: usize,
+    undo_one_in: Option<usize>,
+    mut visit: impl FnMut(&crate::position::Position),
+) -> Game<'r> {
+    let mut game = Game::start(rules);
+    for _ in 0..plies {
+        visit(game.pos());
+        let Ok(turns) = game.legal_turns() else {
+            break;
+        };
+        if turns.is_empty() {
+            break;
+        }
+        game.play(&turns[rng.below(turns.len())]);
+        if undo_one_in.is_some_and(|n| rng.below(n) == 0) {
+            game.undo();
+        }
+    }
+    game
+}

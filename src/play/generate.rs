@@ -3578,7 +3578,7 @@ impl Sensitive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::Game;
+    use crate::play::game::random_playout;
     use crate::search::Rng;
 
     /// The stand-in is on the copy where it was last put, and only there: the cell it left
@@ -3639,20 +3639,9 @@ mod tests {
                 continue;
             }
             games += 1;
-            let mut game = Game::start(&rules);
-            for _ in 0..60 {
-                same_census(&mut g, &rules, game.pos());
-                let Ok(turns) = game.legal_turns() else {
-                    break;
-                };
-                if turns.is_empty() {
-                    break;
-                }
-                game.play(&turns[rng.below(turns.len())]);
-                if rng.below(5) == 0 {
-                    game.undo();
-                }
-            }
+            let game = random_playout(&rules, &mut rng, 60, Some(5), |pos| {
+                same_census(&mut g, &rules, pos);
+            });
             let mut pos = game.pos().clone();
             let mut occupants = vec![Occupant::EMPTY];
             for k in 0..rules.pieces.len() {
@@ -3715,17 +3704,7 @@ mod tests {
                     crate::text::write_position(&rules, pos)
                 );
             };
-            let mut game = Game::start(&rules);
-            for _ in 0..24 {
-                same(game.pos());
-                let Ok(turns) = game.legal_turns() else {
-                    break;
-                };
-                if turns.is_empty() {
-                    break;
-                }
-                game.play(&turns[rng.below(turns.len())]);
-            }
+            let game = random_playout(&rules, &mut rng, 24, None, &mut same);
             let mut pos = game.pos().clone();
             let mut occupants = vec![Occupant::EMPTY];
             for k in 0..rules.pieces.len() {

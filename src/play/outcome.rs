@@ -541,7 +541,7 @@ fn vanquished(rules: &Ruleset, v: &crate::rules::Vanquished, pos: &Position, sid
 mod tests {
     use super::*;
     use crate::core::Occupant;
-    use crate::play::Game;
+    use crate::play::game::random_playout;
     use crate::search::Rng;
 
     /// The pieces other than royal ones, counted from the piece sets and by the pass over the
@@ -570,17 +570,7 @@ mod tests {
                     );
                 }
             };
-            let mut game = Game::start(&rules);
-            for _ in 0..40 {
-                same(game.pos());
-                let Ok(turns) = game.legal_turns() else {
-                    break;
-                };
-                if turns.is_empty() {
-                    break;
-                }
-                game.play(&turns[rng.below(turns.len())]);
-            }
+            let game = random_playout(&rules, &mut rng, 40, None, same);
             let mut pos = game.pos().clone();
             for _ in 0..100 {
                 let c = crate::board::Cell::new(rng.below(rules.topo.len()));
