@@ -829,6 +829,20 @@ impl Ruleset {
     /// only pieces (no stones, no neutral pieces); set by the loader.
     #[inline]
     pub fn bit_moves(&self) -> Option<&crate::compile::bits::BitMoves> {
+        self.derived
+            .bit_moves
+            .as_ref()
+            .filter(|_| self.neutral.is_none())
+    }
+
+    /// The same table for its attack programs alone ([`BitMoves::attacks_cell`]), which a
+    /// game with neutral pieces has too: asked whether a side's piece captures a given piece
+    /// of the other side, they read a neutral piece as a cell that is not empty, as the
+    /// interpreter does. (Neutral pieces that give check are asked by the general test.)
+    ///
+    /// [`BitMoves::attacks_cell`]: crate::compile::bits::BitMoves::attacks_cell
+    #[inline]
+    pub fn bit_attacks(&self) -> Option<&crate::compile::bits::BitMoves> {
         self.derived.bit_moves.as_ref()
     }
 
@@ -1100,7 +1114,8 @@ impl Ruleset {
             i32::try_from(topo.ranks()).unwrap_or(0),
         )
         .with_cell_sets(topo);
-        self.derived.bit_moves = if self.stones.is_empty() && self.neutral.is_none() {
+        // Built with neutral pieces too, for the attack programs (`bit_attacks`).
+        self.derived.bit_moves = if self.stones.is_empty() {
             crate::compile::bits::BitMoves::new(
                 links,
                 topo.len(),

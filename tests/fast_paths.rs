@@ -129,18 +129,22 @@ fn same_options(r: &Ruleset, pos: &Position) {
                 r.topo.name(c)
             );
         }
-        // Attack programs in cell sets: whether the piece captures each enemy piece, as the
-        // interpreter answers.
-        if let (Some(bits), Some((side, kind))) = (r.bit_moves(), pos.at(c).as_piece()) {
+        // Attack programs in cell sets (games with neutral pieces too): whether the piece
+        // captures each enemy piece, as the interpreter answers.
+        if let (Some(bits), Some((side, kind))) = (r.bit_attacks(), pos.at(c).as_piece()) {
             for t in r.topo.cells() {
-                if !matches!(pos.at(t).as_piece(), Some((s, _)) if s != side) {
+                let Some(victim) = pos
+                    .at(t)
+                    .as_piece()
+                    .and_then(|(s, v)| (s != side).then_some(v))
+                else {
                     continue;
-                }
+                };
                 let Some(got) = bits.attacks_cell(
-                    kind.index(),
-                    side,
+                    &r.links,
+                    (kind.index(), side),
                     c,
-                    t,
+                    (t, victim),
                     |d| pos.at(d).is_empty(),
                     |g| r.regions[g.index()].cells[side].contains(c),
                 ) else {
@@ -1299,4 +1303,75 @@ fn a_bound_drop_that_screens_an_own_hopper_is_asked_for_mate() {
         .filter(|t| t.starts_with("B@"))
         .collect();
     assert_eq!(drops, ["B@b1"]);
+}
+
+/// Attacks asked through cell sets in a game with neutral pieces, captures that spare a kind
+/// and directions by cell class: on a 5×5 board whose lower two ranks make the Lancer's `lane`
+/// run along the rank and whose upper three make it run along the file, a neutral Stump in
+/// the way of a ride shields the cells behind it, a Warden that may capture anything but a
+/// King gives no check along its line, and the Lancer's lane bends where the classes meet.
+/// Each list is compared with testing every turn by playing it (the interpreter's answer).
+#[test]
+fn attacks_in_cell_sets_read_neutral_pieces_spared_kinds_and_classed_directions() {
+    let source = include_str!("variants/neutral-lanes.toml");
+    let r = Ruleset::from_source("neutral-lanes.toml", source).unwrap();
+    let b = r.bit_attacks().expect("a board of 25 cells without stones");
+    assert!(r.bit_moves().is_none(), "neutral pieces: no movement sets");
+    for k in ["king", "lancer", "warden"] {
+        let kind = r.pieces.iter().position(|p| p.id == k).unwrap();
+        assert!(b.answers_attacks(kind, Side::Black), "{k} in cell sets");
+    }
+    let king = |position: &str| -> Vec<String> {
+        checked_names(&r, position)
+            .into_iter()
+            .filter(|t| t.starts_with("c2"))
+            .collect()
+    };
+    // The Lancer on a1 runs along the first rank: b1, c1 and d1 are attacked. The Warden on
+    // e2 may not take a King: d2 and b2 are safe on its rank.
+    assert_eq!(
+        king("k4/5/5/2K1w/l4 w"),
+        ["c2-b2", "c2-b3", "c2-c3", "c2-d2", "c2-d3"]
+    );
+    // A Stump on c1 stops the Lancer there: d1 is safe, c1 (taking the Stump) is not.
+    assert_eq!(
+        king("k4/5/5/2K1w/l1*2 w"),
+        ["c2-b2", "c2-b3", "c2-c3", "c2-d1", "c2-d2", "c2-d3"]
+    );
+    // Black's directions mirror the rank: its Lancer on d5 runs down the d-file (a high
+    // cell), reaches d2 (a low cell: the same direction now runs towards the e-file) and
+    // bends onto e2. The King on c2 is not in check, but d3 and d2 are attacked.
+    assert_eq!(
+        king("k2l1/5/5/2K2/5 w"),
+        ["c2-b1", "c2-b2", "c2-b3", "c2-c1", "c2-c3", "c2-d1"]
+    );
+    // A Stump on d3 stops the lane there: d2 is safe again, and taking the Stump (a neutral
+    // piece is open to every side's captures) would stand on the lane.
+    assert_eq!(
+        king("k2l1/5/3*1/2K2/5 w"),
+        [
+            "c2-b1", "c2-b2", "c2-b3", "c2-c1", "c2-c3", "c2-d1", "c2-d2"
+        ]
+    );
+    // Random play-outs from these positions: every list the same both ways.
+    for start in [
+        "k4/5/5/2K1w/l4 w",
+        "k4/5/5/2K1w/l1*2 w",
+        "k2l1/5/5/2K2/5 w",
+        "k1w1l/1*3/5/1L1W1/2K1* w",
+    ] {
+        let pos = text::parse_position(&r, start).unwrap();
+        let mut g = Game::new(&r, pos).unwrap();
+        let mut rng = 7usize;
+        for _ in 0..30 {
+            let Some(turns) = same_turns(&mut g) else {
+                break;
+            };
+            if turns.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            g.play(&turns[(rng >> 33) % turns.len()]);
+        }
+    }
 }

@@ -2,12 +2,17 @@
 //! neutral pieces, the landings of a plain program ([`Program::plain`]) from a cell are found
 //! with a few mask operations per leg instead of a walk per vector. Used where moves are only
 //! counted; [`crate::vm::Machine::plain_each`] stays the reference.
+//!
+//! Attack programs are asked one question, whether a piece captures a given enemy piece
+//! ([`BitMoves::attacks_cell`]), so they take the form more widely: with neutral pieces on the
+//! board (a cell that is not empty, as the interpreter reads it), with legs that capture some
+//! enemy kinds only, and with directions by cell class (their rides walked link by link).
 
 use super::walk::{Line, Occupied, Reading, ride};
 use super::{CaptureMode, Filter, LegCode, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::filter::{EMPTY_BIT, ENEMY0, OWN0};
-use crate::core::{BySide, RegionId};
+use crate::core::{BySide, PieceKindId, RegionId};
 
 /// The cell set of one cell.
 #[inline]
@@ -40,14 +45,16 @@ struct BitLeg {
     empty: bool,
     /// May land on (and capture) any enemy piece.
     enemy: bool,
+    /// The enemy kinds it may capture, bit per kind (all of them where `enemy`). Only attack
+    /// programs keep a leg that captures some enemy kinds and not others: [`BitMoves::landings`]
+    /// reads `enemy` alone.
+    victims: u64,
 }
 
 /// A plain program in cell sets, for one side.
 #[derive(Debug, Clone)]
 pub struct BitProgram {
     legs: Vec<BitLeg>,
-    /// Some leg is walked cell by cell ([`Reach::Walk`]).
-    walks: bool,
 }
 
 impl BitProgram {
@@ -79,15 +86,15 @@ pub struct BitMoves {
     /// Per piece kind, per side: the attack programs (what a piece threatens to capture).
     attacks: Vec<Option<BySide<BitProgram>>>,
     /// Per side, bit per kind: the kinds whose attack program [`BitMoves::attacks_cell`]
-    /// answers for (a cell-set form with no leg walked cell by cell).
+    /// answers for (those with a cell-set form).
     attack_kinds: BySide<u64>,
 }
 
 impl BitMoves {
     /// The table for these movement and attack programs (each in kind order) of `kinds` piece
     /// kinds, or `None` when the board has more than 128 cells. The caller decides whether the
-    /// game allows it at all (no stones, no neutral pieces: every occupant is empty or a side's
-    /// piece).
+    /// game allows it at all (no stones; the movement programs only without neutral pieces,
+    /// see [`crate::rules::Ruleset::bit_moves`]).
     pub fn new<'a>(
         links: &LinkTable,
         cells: usize,
@@ -132,8 +139,12 @@ impl BitMoves {
                 _ => None,
             };
         }
-        let in_sets = |p: &Program| -> Option<BySide<BitProgram>> {
-            if !p.plain {
+        // `attack`: the program is asked only whether it captures a given piece
+        // ([`BitMoves::attacks_cell`]), so a leg may capture some enemy kinds only.
+        // An attack program may have vectors by cell class: its leaps and rides follow the
+        // links cell by cell (such a ride is walked, never read as rays).
+        let in_sets = |p: &Program, attack: bool| -> Option<BySide<BitProgram>> {
+            if !(p.plain || attack && p.is_straight()) {
                 return None;
             }
             let side = |s: Side| -> Option<BitProgram> {
@@ -146,22 +157,23 @@ impl BitMoves {
                         _ => return None,
                     };
                     let leg = &p.legs[usize::from(l)];
-                    legs.push(bit_leg(leg, s, from, links, cells, &grows, kinds)?);
+                    let leg = bit_leg(leg, s, from, links, cells, &grows, kinds)?;
+                    if !attack && leg.victims != 0 && !leg.enemy {
+                        return None;
+                    }
+                    legs.push(leg);
                 }
-                let walks = legs.iter().any(|l| matches!(l.reach, Reach::Walk(_)));
-                Some(BitProgram { legs, walks })
+                Some(BitProgram { legs })
             };
             Some(BySide::new(side(Side::White)?, side(Side::Black)?))
         };
-        let progs = progs.map(in_sets).collect();
-        let attacks: Vec<_> = attacks.map(in_sets).collect();
-        let answered = |s: Side| {
-            attacks.iter().enumerate().fold(0u64, |m, (k, p)| match p {
-                Some(p) if !p[s].walks => m | 1 << k,
-                _ => m,
-            })
-        };
-        let attack_kinds = BySide::new(answered(Side::White), answered(Side::Black));
+        let progs = progs.map(|p| in_sets(p, false)).collect();
+        let attacks: Vec<_> = attacks.map(|p| in_sets(p, true)).collect();
+        let answered = attacks
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
+        let attack_kinds = BySide::new(answered, answered);
         Some(BitMoves {
             cells,
             rays,
@@ -191,17 +203,18 @@ impl BitMoves {
     }
 
     /// Whether the piece of `kind` playing for `side` on `from` attacks `target`, which holds
-    /// a piece of the other side, by its attack program in cell sets: a leap lands there, or a
-    /// ride reaches it over cells that are all empty (`empty`). `in_region` tells whether
-    /// `from` is in the mover's region (for `emit … from`). `None` when the attack program has
-    /// no cell-set form or a leg of it is walked cell by cell (the interpreter answers then).
+    /// a piece of the other side of kind `victim`, by its attack program in cell sets: a leg that
+    /// may capture that kind leaps there, or rides to it over cells that are all empty (`empty`;
+    /// a neutral piece is in the way like any other). `in_region` tells whether
+    /// `from` is in the mover's region (for `emit … from`); `links` walks the rides not in
+    /// rays. `None` when the attack program has no cell-set form (the interpreter answers then).
     #[inline]
     pub fn attacks_cell(
         &self,
-        kind: usize,
-        side: Side,
+        links: &LinkTable,
+        (kind, side): (usize, Side),
         from: Cell,
-        target: Cell,
+        (target, victim): (Cell, PieceKindId),
         empty: impl Fn(Cell) -> bool,
         in_region: impl Fn(RegionId) -> bool,
     ) -> Option<bool> {
@@ -211,7 +224,7 @@ impl BitMoves {
         let prog = &self.attacks.get(kind)?.as_ref()?[side];
         let t = bit(target);
         for l in &prog.legs {
-            if !l.enemy || l.from.is_some_and(|r| !in_region(r)) {
+            if l.victims >> victim.index() & 1 == 0 || l.from.is_some_and(|r| !in_region(r)) {
                 continue;
             }
             match &l.reach {
@@ -244,8 +257,11 @@ impl BitMoves {
                         }
                     }
                 }
-                // Not among `attack_kinds`.
-                Reach::Walk(_) => return None,
+                Reach::Walk(vs) => {
+                    if walk_reaches(links, vs, (from, target), (l.min, l.max), &empty) {
+                        return Some(true);
+                    }
+                }
             }
         }
         Some(false)
@@ -323,6 +339,45 @@ impl BitMoves {
     }
 }
 
+/// Whether a ride along one of `vs` from `from` reaches `target` over empty cells, within
+/// `min` to `max` cells: cell by cell, as the movement's walked rides (kept out of
+/// [`BitMoves::attacks_cell`], whose other forms are a few mask operations).
+#[inline(never)]
+fn walk_reaches(
+    links: &LinkTable,
+    vs: &[u16],
+    (from, target): (Cell, Cell),
+    (min, max): (u32, u32),
+    empty: &impl Fn(Cell) -> bool,
+) -> bool {
+    let board = EmptyBy(empty);
+    vs.iter().any(|&v| {
+        let line = Line {
+            v,
+            from,
+            min,
+            max,
+            pass: Filter::EMPTY,
+        };
+        let mut hit = false;
+        ride(links, &board, Side::White, line, |c, _| {
+            hit = c == target;
+            !hit
+        });
+        hit
+    })
+}
+
+/// A board read through a test of which cells are empty (for [`ride`]).
+struct EmptyBy<F>(F);
+
+impl<F: Fn(Cell) -> bool> super::walk::Passage for EmptyBy<F> {
+    #[inline]
+    fn passes(&self, _pass: Filter, _side: Side, c: Cell) -> bool {
+        (self.0)(c)
+    }
+}
+
 /// The cell-set form of one leg for `side`, or `None` when its landings depend on more than
 /// which cells hold pieces and which of those are the enemy's.
 fn bit_leg(
@@ -336,19 +391,14 @@ fn bit_leg(
 ) -> Option<BitLeg> {
     let enemies: u128 = ((1u128 << kinds) - 1) << ENEMY0;
     let owns: u128 = ((1u128 << kinds) - 1) << OWN0;
-    // Captures every enemy kind or none.
-    let enemy = match l.capture {
-        CaptureMode::MoveOnly => false,
-        CaptureMode::May | CaptureMode::Only => {
-            if l.victims.0 & enemies == enemies {
-                true
-            } else if l.victims.0 & enemies == 0 {
-                false
-            } else {
-                return None;
-            }
-        }
+    // The enemy kinds it captures: every one (`enemy`), none, or some (attack programs only).
+    let victims = match l.capture {
+        CaptureMode::MoveOnly => 0,
+        CaptureMode::May | CaptureMode::Only => (l.victims.0 & enemies) >> ENEMY0,
     };
+    let enemy = victims != 0 && victims << ENEMY0 == enemies;
+    // Fewer than 33 kinds (checked by `BitMoves::new`).
+    let victims = u64::try_from(victims).ok()?;
     let vecs = &l.vecs[side];
     let leaps = |vecs: &[u16]| {
         (0..cells)
@@ -394,5 +444,6 @@ fn bit_leg(
         max: l.max,
         empty: l.capture != CaptureMode::Only,
         enemy,
+        victims,
     })
 }

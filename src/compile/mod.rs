@@ -426,6 +426,20 @@ impl Program {
     /// an `emit` or `emit … from` (then the end), every leg a step, a leap without paths or a ride, that takes
     /// nothing in passing, along vectors that are the same from every cell.
     pub fn is_plain(&self, links: &crate::board::LinkTable) -> bool {
+        self.is_straight()
+            && self.legs.iter().all(|l| {
+                l.vecs
+                    .iter()
+                    .all(|(_, v)| v.iter().all(|&v| !links.is_virtual(v)))
+            })
+    }
+
+    /// Whether the program is plain but for its vectors, which may differ from cell to cell
+    /// (directions by cell class): every op an `emit` or `emit … from` (then the end), every
+    /// leg a step, a leap without paths or a ride, that takes nothing in passing. Its landings
+    /// from a cell follow the links alone ([`crate::compile::bits`] reads attack programs of
+    /// this shape).
+    pub fn is_straight(&self) -> bool {
         let ops_plain = self
             .ops
             .iter()
@@ -437,9 +451,6 @@ impl Program {
                 walk::traits(l.kind).reading != walk::Reading::General
                     && !l.take
                     && l.paths.iter().all(|(_, p)| p.is_empty())
-                    && l.vecs
-                        .iter()
-                        .all(|(_, v)| v.iter().all(|&v| !links.is_virtual(v)))
             })
     }
 }

@@ -168,8 +168,9 @@ struct Core {
 /// ([`StandIn`]). Each is its own copy of the query's code, so the usual one pays nothing for
 /// the other.
 trait Target {
-    /// Whether the target holds an enemy of `side` (in `pos`, or as the stand-in).
-    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> bool;
+    /// The kind of the enemy of `side` the target holds (in `pos`, or as the stand-in), if it
+    /// holds one.
+    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> Option<PieceKindId>;
     /// The board the interpreter runs on.
     fn board<'b>(&'b mut self, pos: &'b Position) -> &'b Position;
 }
@@ -179,8 +180,10 @@ struct AsItStands;
 
 impl Target for AsItStands {
     #[inline]
-    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> bool {
-        matches!(pos.at(target).as_piece(), Some((s, _)) if s != side)
+    fn enemy_of(&self, pos: &Position, target: Cell, side: Side) -> Option<PieceKindId> {
+        pos.at(target)
+            .as_piece()
+            .and_then(|(s, k)| (s != side).then_some(k))
     }
 
     #[inline]
@@ -190,8 +193,10 @@ impl Target for AsItStands {
 }
 
 impl Target for StandIn<'_> {
-    fn enemy_of(&self, _: &Position, _: Cell, side: Side) -> bool {
-        self.piece.as_piece().is_some_and(|(s, _)| s != side)
+    fn enemy_of(&self, _: &Position, _: Cell, side: Side) -> Option<PieceKindId> {
+        self.piece
+            .as_piece()
+            .and_then(|(s, k)| (s != side).then_some(k))
     }
 
     fn board<'b>(&'b mut self, _: &'b Position) -> &'b Position {
@@ -389,15 +394,15 @@ impl Core {
         (from, side, kind): (Cell, Side, PieceKindId),
         target: Cell,
     ) -> bool {
-        if let Some(b) = rules.bit_moves()
+        if let Some(b) = rules.bit_attacks()
             && b.answers_attacks(kind.index(), side)
             && self.vm.plain_allowed()
-            && on.enemy_of(pos, target, side)
+            && let Some(victim) = on.enemy_of(pos, target, side)
             && let Some(hit) = b.attacks_cell(
-                kind.index(),
-                side,
+                &rules.links,
+                (kind.index(), side),
                 from,
-                target,
+                (target, victim),
                 |c| pos.at(c).is_empty(),
                 |r| rules.regions[r.index()].cells[side].contains(from),
             )
@@ -418,7 +423,7 @@ impl Core {
         &self,
         rules: &Ruleset,
         pos: &Position,
-        (at, taken): (Cell, u128),
+        (at, victim, taken): (Cell, PieceKindId, u128),
         by: Side,
         among: Among<'_>,
         empty: impl Fn(Cell) -> bool,
@@ -426,7 +431,7 @@ impl Core {
         if blast_spares(rules, pos, at, by) {
             return Some(false);
         }
-        let b = rules.bit_moves().filter(|_| self.vm.plain_allowed())?;
+        let b = rules.bit_attacks().filter(|_| self.vm.plain_allowed())?;
         let (row, sets) = (rules.attack_reach().from_set_row(at)?, among.sets?);
         let mut from = 0u128;
         for (pair, &set) in row.chunks_exact(2).zip(sets) {
@@ -446,9 +451,14 @@ impl Core {
             {
                 continue;
             }
-            match b.attacks_cell(k.index(), by, c, at, &empty, |r| {
-                rules.regions[r.index()].cells[by].contains(c)
-            }) {
+            match b.attacks_cell(
+                &rules.links,
+                (k.index(), by),
+                c,
+                (at, victim),
+                &empty,
+                |r| rules.regions[r.index()].cells[by].contains(c),
+            ) {
                 Some(true) => return Some(true),
                 Some(false) => {}
                 None => unsure = true,
@@ -2243,6 +2253,9 @@ impl Generator {
         };
         let mut safety = Safety::new((check, after, undo), royals, among, own, reference);
         safety.enemy_kinds = census.enemy_kinds;
+        if let [r] = royals[..] {
+            safety.royal_kind = pos.at(r).as_piece().map(|(_, k)| k);
+        }
         let mut n = 0;
         // The reference tests every cell of a castling.
         let known_check = (!reference).then_some(in_check);
@@ -2368,6 +2381,9 @@ struct Safety<'a> {
     gives_no_check_known: bool,
     /// The enemy piece kinds present (bit per kind, of the first 64).
     enemy_kinds: u64,
+    /// The kind of the mover's only royal piece, where it has one and it is known (the victim
+    /// [`Safety::safe_unplayed`] asks the attacks about).
+    royal_kind: Option<PieceKindId>,
 }
 
 impl<'a> Safety<'a> {
@@ -2391,6 +2407,7 @@ impl<'a> Safety<'a> {
             reference,
             gives_no_check_known: false,
             enemy_kinds: u64::MAX,
+            royal_kind: None,
         }
     }
 
@@ -2475,14 +2492,14 @@ impl<'a> Safety<'a> {
     /// may: the mate is asked on the played position), for the reference, and where an
     /// attacker's answer needs the turn played.
     fn safe_unplayed(&self, rules: &Ruleset, pos: &Position, t: &TurnView<'_>) -> Option<bool> {
-        let &[royal] = self.royals else {
+        let (&[royal], Some(victim)) = (self.royals, self.royal_kind) else {
             return None;
         };
         let enemy = pos.side.opponent();
         let from = t.from();
         if self.reference
             || rules
-                .bit_moves()
+                .bit_attacks()
                 .is_none_or(|b| self.enemy_kinds & !b.attack_kinds(enemy) != 0)
             || !t.placed().is_empty()
             || t.removed().is_some()
@@ -2499,14 +2516,15 @@ impl<'a> Safety<'a> {
             // The common shapes first: one piece moved, taking on its destination at most.
             (Some(to), None) if t.castle().is_none() && t.captures().iter().all(|&c| c == to) => {
                 let at = if from == royal { to } else { royal };
-                check.attacked_unplayed(rules, pos, (at, bits::bit(to)), enemy, foes, |x| {
+                check.attacked_unplayed(rules, pos, (at, victim, bits::bit(to)), enemy, foes, |x| {
                     x != to && (x == from || pos.at(x).is_empty())
                 })
             }
             (None, Some(k)) => {
-                let attacked = check.attacked_unplayed(rules, pos, (royal, 0), enemy, foes, |x| {
-                    x != from && pos.at(x).is_empty()
-                });
+                let attacked =
+                    check.attacked_unplayed(rules, pos, (royal, victim, 0), enemy, foes, |x| {
+                        x != from && pos.at(x).is_empty()
+                    });
                 // A drop that may not mate: safe and giving no check, it mates nobody.
                 if attacked == Some(false)
                     && no_drop_mate(rules, k)
@@ -2532,7 +2550,7 @@ impl<'a> Safety<'a> {
                 let taken = t.captures().iter().fold(0u128, |m, &c| m | bits::bit(c));
                 vacated |= taken;
                 let at = if from == royal { to } else { royal };
-                check.attacked_unplayed(rules, pos, (at, taken), enemy, foes, |x| {
+                check.attacked_unplayed(rules, pos, (at, victim, taken), enemy, foes, |x| {
                     let b = bits::bit(x);
                     filled & b == 0 && (vacated & b != 0 || pos.at(x).is_empty())
                 })
@@ -2549,7 +2567,7 @@ impl<'a> Safety<'a> {
     /// no piece sets, false).
     fn drop_gives_no_check(rules: &Ruleset, pos: &Position, cell: Cell, k: PieceKindId) -> bool {
         let side = pos.side;
-        let Some(b) = rules.bit_moves() else {
+        let Some(b) = rules.bit_attacks() else {
             return false;
         };
         if !pos.has_piece_sets() || !b.answers_attacks(k.index(), side) {
@@ -2566,16 +2584,16 @@ impl<'a> Safety<'a> {
         pos.kind_sets()
             .enumerate()
             .filter(|&(j, _)| royals >> j & 1 != 0)
-            .all(|(_, of)| {
+            .all(|(j, of)| {
                 let mut targets = of[side.opponent().index()];
                 while targets != 0 {
                     let target = Cell::new(targets.trailing_zeros() as usize);
                     targets &= targets - 1;
                     let hit = b.attacks_cell(
-                        k.index(),
-                        side,
+                        &rules.links,
+                        (k.index(), side),
                         cell,
-                        target,
+                        (target, PieceKindId::new(j)),
                         |x| x != cell && pos.at(x).is_empty(),
                         |r| rules.regions[r.index()].cells[side].contains(cell),
                     );
@@ -3201,16 +3219,21 @@ impl Sensitive {
             }
             // The enemy royal pieces are not attacked before the turn, so none is taken by
             // it: `r` holds an enemy piece after it, as the cell-set form asks.
-            let hit = rules.bit_moves().filter(|_| plain).and_then(|b| {
-                b.attacks_cell(
-                    k.index(),
-                    side,
-                    to,
-                    r,
-                    |c| c == from || c != to && pos.at(c).is_empty(),
-                    |g| rules.regions[g.index()].cells[side].contains(to),
-                )
-            });
+            let victim = pos.at(r).as_piece().map(|(_, v)| v);
+            let hit = rules
+                .bit_attacks()
+                .filter(|_| plain)
+                .zip(victim)
+                .and_then(|(b, v)| {
+                    b.attacks_cell(
+                        &rules.links,
+                        (k.index(), side),
+                        to,
+                        (r, v),
+                        |c| c == from || c != to && pos.at(c).is_empty(),
+                        |g| rules.regions[g.index()].cells[side].contains(to),
+                    )
+                });
             match hit {
                 Some(true) => return Some(true),
                 Some(false) => {}
