@@ -518,14 +518,16 @@ fn hash_after(
 
 /// A random game for tests: `visit` sees each position before a random legal turn is played,
 /// for at most `plies` turns (fewer when the game ends); with `undo_one_in = Some(n)`, about
-/// one turn in `n` is taken back right after it is played. The game as it stands at the end.
+/// one turn in `n` is taken back right after it is played. `below(n)` draws a number below
+/// `n` (the caller's random source: this module does not depend on the search's). The game as
+/// it stands at the end.
 #[cfg(test)]
 pub(crate) fn random_playout<'r>(
-    rules: &'r crate::rules::Ruleset,
-    rng: &mut crate::search::Rng,
+    rules: &'r Ruleset,
+    mut below: impl FnMut(usize) -> usize,
     plies: usize,
     undo_one_in: Option<usize>,
-    mut visit: impl FnMut(&crate::position::Position),
+    mut visit: impl FnMut(&Position),
 ) -> Game<'r> {
     let mut game = Game::start(rules);
     for _ in 0..plies {
@@ -536,8 +538,8 @@ pub(crate) fn random_playout<'r>(
         if turns.is_empty() {
             break;
         }
-        game.play(&turns[rng.below(turns.len())]);
-        if undo_one_in.is_some_and(|n| rng.below(n) == 0) {
+        game.play(&turns[below(turns.len())]);
+        if undo_one_in.is_some_and(|n| below(n) == 0) {
             game.undo();
         }
     }

@@ -3662,9 +3662,15 @@ mod tests {
                 continue;
             }
             games += 1;
-            let game = random_playout(&rules, &mut rng, 60, Some(5), |pos| {
-                same_census(&mut g, &rules, pos);
-            });
+            let game = random_playout(
+                &rules,
+                |n| rng.below(n),
+                60,
+                Some(5),
+                |pos| {
+                    same_census(&mut g, &rules, pos);
+                },
+            );
             let mut pos = game.pos().clone();
             let mut occupants = vec![Occupant::EMPTY];
             for k in 0..rules.pieces.len() {
@@ -3727,7 +3733,7 @@ mod tests {
                     crate::text::write_position(&rules, pos)
                 );
             };
-            let game = random_playout(&rules, &mut rng, 24, None, &mut same);
+            let game = random_playout(&rules, |n| rng.below(n), 24, None, &mut same);
             let mut pos = game.pos().clone();
             let mut occupants = vec![Occupant::EMPTY];
             for k in 0..rules.pieces.len() {

@@ -570,7 +570,7 @@ mod tests {
                     );
                 }
             };
-            let game = random_playout(&rules, &mut rng, 40, None, same);
+            let game = random_playout(&rules, |n| rng.below(n), 40, None, same);
             let mut pos = game.pos().clone();
             for _ in 0..100 {
                 let c = crate::board::Cell::new(rng.below(rules.topo.len()));
