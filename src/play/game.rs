@@ -522,13 +522,13 @@ fn hash_after(
 /// `n` (the caller's random source: this module does not depend on the search's). The game as
 /// it stands at the end.
 #[cfg(test)]
-pub(crate) fn random_playout<'r>(
-    rules: &'r Ruleset,
+pub(crate) fn random_playout(
+    rules: &Ruleset,
     mut below: impl FnMut(usize) -> usize,
     plies: usize,
     undo_one_in: Option<usize>,
     mut visit: impl FnMut(&Position),
-) -> Game<'r> {
+) -> Game<'_> {
     let mut game = Game::start(rules);
     for _ in 0..plies {
         visit(game.pos());
