@@ -73,6 +73,22 @@ fn search_mates_in_one_and_takes_a_free_queen() {
 }
 
 #[test]
+fn the_search_finds_quiet_turns_after_the_captures_and_scores_a_stalemate_as_a_draw() {
+    // The search generates captures first and the quiet turns only when no capture cut the
+    // node off. Here the capture Qxh3 leaves Black's king (boxed in by White's) without a
+    // turn and out of check, a stalemate, told only when neither stage finds a turn; the
+    // quiet Qe1 and Qg1 mate.
+    let fen = "8/8/8/8/8/6Qr/p1K5/k7 w - - 0 1";
+    for seed in 1..4 {
+        let t = choose("search:20000n", fen, seed);
+        assert!(t == "g3-e1" || t == "g3-g1", "{t}");
+    }
+    // And with a capture beside the quiet back-rank mate.
+    let mate = "6k1/5ppp/8/1p6/8/2N5/8/R5K1 w - - 0 1";
+    assert_eq!(choose("search:3000n", mate, 1), "a1-a8");
+}
+
+#[test]
 fn search_does_not_walk_into_a_mate_in_one() {
     // White's rook on g2 shields its king: most of its moves allow Qg1 (or a knight fork)
     // mate at once (checked: `bulwark status --history` finds nine such pairs). Search keeps

@@ -226,6 +226,7 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
         text::write_position(g.rules, g.pos())
     );
     same_loud_turns(g, fast.as_ref());
+    same_piece_turns(g, fast.as_ref());
     let slow = g.legal_turns_by_testing();
     match (fast, slow) {
         (Ok(a), Ok(b)) => {
@@ -259,26 +260,15 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
 
 /// The loud turns (the quiescence search's: captures and changes of kind), generated on
 /// their own where the board allows it in cell sets: the legal turns that capture or change
-/// kind, no more, no fewer, and the same end of the game when there is no turn at all.
+/// kind, no more, no fewer, and the same end of the game when there is no turn at all. The
+/// quiet turns likewise.
 fn same_loud_turns(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Outcome>) {
     let loud = g.loud_turns();
     let where_ = text::write_position(g.rules, g.pos());
     match (all, loud) {
         (Ok(all), Ok(loud)) => {
-            let want: BTreeSet<&Turn> = all.iter().filter(|t| t.view().is_loud()).collect();
-            let got: BTreeSet<&Turn> = loud.iter().collect();
-            assert_eq!(got.len(), loud.len(), "{where_}: a loud turn listed twice");
-            let show = |s: &BTreeSet<&Turn>, o: &BTreeSet<&Turn>| -> Vec<String> {
-                s.difference(o)
-                    .map(|t| text::turn_text(g.rules, t))
-                    .collect()
-            };
-            assert!(
-                want == got,
-                "{where_}: only the loud generation lists {:?}; only the full list has {:?}",
-                show(&got, &want),
-                show(&want, &got)
-            );
+            let want = all.iter().filter(|t| t.view().is_loud());
+            same_set(g.rules, &where_, "the loud generation", &loud, want);
         }
         (Err(a), Err(b)) => assert_eq!(*a, b, "{where_}"),
         (a, b) => panic!(
@@ -287,6 +277,88 @@ fn same_loud_turns(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Out
             b.map(|v| v.len())
         ),
     }
+    // The quiet turns (the search's last stage): the legal turns that neither capture nor
+    // change kind. Where the game is over, the same end, or none found (a checkmate is told
+    // by the loud turns, which come first).
+    let mut quiet = Vec::new();
+    let got_quiet = g.quiet_turns_into(&mut quiet);
+    match (all, got_quiet) {
+        (Ok(all), Ok(())) => {
+            let want = all.iter().filter(|t| !t.view().is_loud());
+            same_set(g.rules, &where_, "the quiet generation", &quiet, want);
+        }
+        (Err(a), Err(b)) => assert_eq!(*a, b, "{where_}"),
+        (Err(_), Ok(())) => assert!(quiet.is_empty(), "{where_}: over, yet quiet turns"),
+        (Ok(all), Err(b)) => panic!(
+            "{where_}: {} turns, yet the quiet ones say {b:?}",
+            all.len()
+        ),
+    }
+}
+
+/// One piece's turns (`Game::legal_turns_of_into`, the search's stored turn tried before the
+/// others are generated), asked of every cell: the legal turns that move that piece of the
+/// side to move, or place or remove stones with it, no more, no fewer. Not given only where
+/// the game is over, or where which turns are legal depends on every turn: a priority among
+/// captures, a repetition rule, the clock's limit reached, a goal to answer.
+fn same_piece_turns(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Outcome>) {
+    let r = g.rules;
+    let where_ = text::write_position(r, g.pos());
+    let side = g.pos().side;
+    let may_refuse = r.turn.capture_compulsory
+        || r.turn.most_captures
+        || r.repetition.is_some()
+        || r.end.goal_answer
+        || r.clock.limit.is_some_and(|(n, _)| g.pos().halfmove >= n);
+    let mut one = Vec::new();
+    for c in r.topo.cells() {
+        let given = g.legal_turns_of_into(c, &mut one);
+        let Ok(all) = all else {
+            assert!(
+                one.is_empty(),
+                "{where_}: the game is over, yet {c:?} has turns"
+            );
+            continue;
+        };
+        if !given {
+            assert!(may_refuse, "{where_}: no turns of the piece on {c:?} given");
+            assert!(one.is_empty(), "{where_}: refused, yet turns listed");
+            continue;
+        }
+        let ours = matches!(g.pos().at(c).as_piece(), Some((s, _)) if s == side);
+        let want = all.iter().filter(|t| {
+            ours && t.from() == c
+                && !matches!(
+                    t,
+                    Turn::Castle { .. } | Turn::Drop { .. } | Turn::Pass { .. }
+                )
+        });
+        let what = format!("the piece on {}", r.topo.name(c));
+        same_set(r, &where_, &what, &one, want);
+    }
+}
+
+/// `got`, listed by `what`, holds each turn once and the same turns as `want` (where the
+/// position `where_` is of `r`).
+fn same_set<'a>(
+    r: &Ruleset,
+    where_: &str,
+    what: &str,
+    got: &'a [Turn],
+    want: impl Iterator<Item = &'a Turn>,
+) {
+    let want: BTreeSet<&Turn> = want.collect();
+    let set: BTreeSet<&Turn> = got.iter().collect();
+    assert_eq!(set.len(), got.len(), "{where_}: {what} lists a turn twice");
+    let show = |s: &BTreeSet<&Turn>, o: &BTreeSet<&Turn>| -> Vec<String> {
+        s.difference(o).map(|t| text::turn_text(r, t)).collect()
+    };
+    assert!(
+        want == set,
+        "{where_}: only {what} lists {:?}; only the full list has {:?}",
+        show(&set, &want),
+        show(&want, &set)
+    );
 }
 
 /// The legal turns of a position of `r`, checked as [`same_turns`] checks them.

@@ -125,6 +125,31 @@ impl<'r> Game<'r> {
         Ok(())
     }
 
+    /// The legal turns of the side to move's piece on `cell` written into `out` (cleared
+    /// first): its moves and captures, its changes of kind, its stones placed after moving or
+    /// without moving; no castling, drop, neutral piece's turn or pass. Each is a turn of
+    /// [`Game::legal_turns`]. False (and `out` empty) where the game is over or may be, or
+    /// where which turns are legal depends on the others (priorities between turns, a
+    /// repetition that makes turns illegal): ask [`Game::legal_turns`] then.
+    pub fn legal_turns_of_into(&mut self, cell: Cell, out: &mut Vec<Turn>) -> bool {
+        out.clear();
+        let rules = self.rules;
+        if rules
+            .repetition
+            .is_some_and(|r| r.verdict == EndVerdict::Illegal)
+            || self.repetition_end().is_some()
+        {
+            return false;
+        }
+        let listed = self
+            .generator
+            .turns_of(rules, &self.pos, cell, |t| out.push(t.to_turn()));
+        if listed.is_none() {
+            out.clear();
+        }
+        listed.is_some()
+    }
+
     /// The legal turns that `keep` accepts (the others are never built: a search's quiescence
     /// asks for captures among thousands of turns), or the outcome if the game is over.
     pub fn legal_turns_where(
@@ -152,36 +177,72 @@ impl<'r> Game<'r> {
     /// [`Game::loud_turns`] written into `out` (cleared first; see
     /// [`Game::legal_turns_into`]).
     pub fn loud_turns_into(&mut self, out: &mut Vec<Turn>) -> Result<(), Outcome> {
-        out.clear();
-        let rules = self.rules;
-        // A repetition that makes turns illegal filters every turn: the general route.
-        if rules
-            .repetition
-            .is_some_and(|r| r.verdict == EndVerdict::Illegal)
-        {
-            return self
-                .turns(|t| {
-                    if t.is_loud() {
-                        out.push(t.to_turn());
-                    }
-                })
-                .map(drop);
-        }
-        if let Some(o) = self.repetition_end() {
-            return Err(o);
-        }
-        let (_, more) = self
-            .generator
-            .loud_turns(rules, &self.pos, |t| out.push(t.to_turn()))?;
+        let goes_on = self.loud_turns_seen_into(out)?;
         // No loud turn and no other turn seen: the game may be over (no turn at all).
-        if out.is_empty()
-            && !more
+        if !goes_on
             && self.count_turns() == 0
             && let Some(o) = self.outcome()
         {
             return Err(o);
         }
         Ok(())
+    }
+
+    /// [`Game::loud_turns_into`] without deciding whether a position with none is over: true
+    /// when the game goes on (a loud turn listed, or another turn found legal), false when
+    /// that is not known (no loud turn; see [`Game::quiet_turns_into`]). The outcome when the
+    /// game is over before any turn.
+    pub fn loud_turns_seen_into(&mut self, out: &mut Vec<Turn>) -> Result<bool, Outcome> {
+        out.clear();
+        let rules = self.rules;
+        if let Some(every) = self.one_kind_from_every_turn(out, true) {
+            // Every turn generated: the end is told.
+            return every.map(|_| true);
+        }
+        if let Some(o) = self.repetition_end() {
+            return Err(o);
+        }
+        let (n, more) = self
+            .generator
+            .loud_turns(rules, &self.pos, |t| out.push(t.to_turn()))?;
+        Ok(n > 0 || more)
+    }
+
+    /// The legal turns that neither capture nor change a piece's kind written into `out`
+    /// (cleared first): [`Game::legal_turns`] filtered (perhaps in another order), the others
+    /// not tested where the rules allow it. The outcome when the game is over before any turn
+    /// (a static end, the clock, a repetition); with no quiet turn, whether the game is over
+    /// is not told: [`Game::loud_turns_into`] tells it.
+    pub fn quiet_turns_into(&mut self, out: &mut Vec<Turn>) -> Result<(), Outcome> {
+        out.clear();
+        let rules = self.rules;
+        if let Some(every) = self.one_kind_from_every_turn(out, false) {
+            return every.map(drop);
+        }
+        if let Some(o) = self.repetition_end() {
+            return Err(o);
+        }
+        self.generator
+            .quiet_turns(rules, &self.pos, |t| out.push(t.to_turn()))
+            .map(drop)
+    }
+
+    /// Where a repetition makes turns illegal, it filters every turn: the loud turns (`loud`)
+    /// or the quiet ones are then pushed to `out` from every turn, and the number of all
+    /// turns (or the end) returned. `None` (nothing done) otherwise.
+    fn one_kind_from_every_turn(
+        &mut self,
+        out: &mut Vec<Turn>,
+        loud: bool,
+    ) -> Option<Result<usize, Outcome>> {
+        let illegal = self.rules.repetition?.verdict == EndVerdict::Illegal;
+        illegal.then(|| {
+            self.turns(|t| {
+                if t.is_loud() == loud {
+                    out.push(t.to_turn());
+                }
+            })
+        })
     }
 
     /// All legal turns found the slow, general way: every turn by the rules of movement is

@@ -125,6 +125,13 @@ struct Core {
     loud_only: bool,
     /// With `loud_only`: whether some quiet turn was found legal (the game goes on).
     quiet_legal: bool,
+    /// Only the turns that neither capture nor change a piece's kind are asked for (a search
+    /// that has searched the others): the others are not tested, and no turn found is no end.
+    quiet_only: bool,
+    /// Only the turns of the side's piece on this cell are asked for (a search trying its
+    /// stored turn before the others): no other piece's, no drop, castling, neutral turn or
+    /// pass, and no turn found is no end.
+    only: Option<Cell>,
     /// The position being generated from, kept equal to it during [`Core::pseudo`]: a move
     /// is played on it for its stone actions and taken back (no copy per move).
     moved: Position,
@@ -577,8 +584,18 @@ impl Core {
                 .and_then(|t| Some((t, ep_victim(rules, pos)?))),
         };
         let mut tally = Tally::default();
-        for &c in own {
+        // One loop (one call of `piece_turns`, which is inlined) for every piece or one.
+        let only = self.only.filter(|c| own.contains(c));
+        let pieces = match (self.only, &only) {
+            (None, _) => own,
+            (Some(_), Some(c)) => std::slice::from_ref(c),
+            (Some(_), None) => &[],
+        };
+        for &c in pieces {
             self.piece_turns(rules, pos, c, &shared, &mut tally, f);
+        }
+        if self.only.is_some() {
+            return (tally.count, tally.any_move);
         }
         if let Some(n) = &rules.neutral {
             self.neutral_turns(rules, pos, n, &mut tally, f);
@@ -1844,6 +1861,53 @@ impl Generator {
         r.map(|_| (n, quiet || self.core.quiet_legal))
     }
 
+    /// The legal turns that neither capture nor change a piece's kind: the turns of
+    /// [`Generator::turns`] filtered, the others not tested. No turn is no end of the game
+    /// (the game may go on by a capture): ask [`Generator::loud_turns`] first.
+    pub fn quiet_turns(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        mut f: impl FnMut(&TurnView<'_>),
+    ) -> Result<usize, Outcome> {
+        if every_turn_decides(rules, pos) {
+            let mut n = 0;
+            self.turns(rules, pos, |v| {
+                if !v.is_loud() {
+                    f(v);
+                    n += 1;
+                }
+            })?;
+            return Ok(n);
+        }
+        self.core.quiet_only = true;
+        let r = self.turns_unfiltered(rules, pos, f);
+        self.core.quiet_only = false;
+        r
+    }
+
+    /// The legal turns of the side to move's piece on `cell` (moves, captures, changes of kind,
+    /// stones after a move, stones placed without moving; not castlings, drops, neutral pieces'
+    /// turns or a pass), each a turn [`Generator::turns`] reports. `None` where that cannot be
+    /// told without every turn: the game is over (or may be: the clock's limit, a goal to
+    /// answer), or a priority between turns (`[turn] compulsory`, `most-captures`) decides
+    /// which turns are legal.
+    pub fn turns_of(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        cell: Cell,
+        f: impl FnMut(&TurnView<'_>),
+    ) -> Option<usize> {
+        if every_turn_decides(rules, pos) {
+            return None;
+        }
+        self.core.only = Some(cell);
+        let r = self.turns_unfiltered(rules, pos, f);
+        self.core.only = None;
+        r.ok()
+    }
+
     /// The runaway a generation ran into, if any: every generation after it is incomplete
     /// (see [`crate::vm::Runaway`]).
     pub fn runaway(&self) -> Option<crate::vm::Runaway> {
@@ -2164,7 +2228,9 @@ impl Generator {
         pos: &Position,
         mut f: impl FnMut(&TurnView<'_>),
     ) -> Result<usize, Outcome> {
-        let census = self.census(rules, pos, false);
+        // One piece's turns, or the loud turns, are asked before the others (a search's
+        // stages): the census is kept for them.
+        let census = self.census(rules, pos, self.core.only.is_some() || self.core.loud_only);
         if let Some(o) = static_outcome_given(rules, pos, census.royal_sides, census.pieces) {
             return Err(o);
         }
@@ -2264,9 +2330,11 @@ impl Generator {
         // Asking for loud turns only: whether a quiet turn was found legal (the first quiet
         // turns are tested until one is; the rest are passed over).
         let mut quiet_legal = false;
+        let quiet_only = core.quiet_only;
         core.pseudo(rules, pos, own, among, known_check, quiet, &mut |t| {
             let quiet_one = loud_only && !t.is_loud();
-            if quiet_one && quiet_legal {
+            // Asking for quiet turns only, the others are passed over untested.
+            if (quiet_one && quiet_legal) || (quiet_only && t.is_loud()) {
                 return;
             }
             let untested = bounded && sensitive.cannot_expose(rules, pos, t);
@@ -2298,7 +2366,7 @@ impl Generator {
         });
         core.quiet_legal = quiet_legal;
         n += core.quiet_counted;
-        if n == 0 && !loud_only {
+        if n == 0 && !loud_only && !quiet_only && core.only.is_none() {
             let in_check = !self.check.royals_safe(rules, pos, side);
             return Err(no_turn(rules, side, in_check));
         }
@@ -2339,11 +2407,26 @@ impl Generator {
         // where the movement programs have cell sets (elsewhere listing them costs less).
         let open = Sensitive::default();
         let quiet = (self.core.counting && rules.bit_moves().is_some()).then_some(&open);
-        let (count, any_move) =
-            self.core
-                .pseudo(rules, pos, &own, Among::cells(&foes), None, quiet, f);
+        let quiet_only = self.core.quiet_only;
+        let mut loud = 0;
+        let (count, any_move) = self.core.pseudo(
+            rules,
+            pos,
+            &own,
+            Among::cells(&foes),
+            None,
+            quiet,
+            &mut |t| {
+                if quiet_only && t.is_loud() {
+                    loud += 1;
+                } else {
+                    f(t);
+                }
+            },
+        );
+        let count = count - loud;
         (self.own, self.foes) = (own, foes);
-        if count == 0 && !self.core.loud_only {
+        if count == 0 && !self.core.loud_only && !quiet_only && self.core.only.is_none() {
             return Err(Outcome {
                 winner: Some(side.opponent()),
                 reason: if any_move {
@@ -2728,6 +2811,21 @@ impl<'a> Safety<'a> {
 
 /// The bit of the kind of the piece of `enemy` on `c` (kind `k`: bit `k`), 0 for anything else.
 #[inline]
+/// Whether which turns are legal, or whether the game is over, depends on every turn in
+/// `pos`: a priority among captures (`[turn] compulsory`, `most-captures`), the clock's limit
+/// reached (a checkmate comes first), a goal to answer. Turns of one kind, or of one piece,
+/// are then found among all of them.
+fn every_turn_decides(rules: &Ruleset, pos: &Position) -> bool {
+    let t = &rules.turn;
+    t.capture_compulsory
+        || t.most_captures
+        || rules
+            .clock
+            .limit
+            .is_some_and(|(limit, _)| pos.halfmove >= limit)
+        || answer_pending(rules, pos).is_some()
+}
+
 fn enemy_bit(pos: &Position, enemy: Side, c: Cell) -> u64 {
     match pos.at(c).as_piece() {
         Some((s, k)) if s == enemy => 1u64 << k.index(),

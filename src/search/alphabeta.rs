@@ -4,10 +4,17 @@
 //! and move ordering (the table's move, captures by the worth of what they take, killer
 //! turns, a history of turns that refuted others).
 //!
+//! A node generates its turns in stages, each only when the one before did not cut it off:
+//! the table's turn (only its piece's turns are generated, to find it legal), then the
+//! captures and changes of kind (generated alone), then the quiet turns. Most nodes that are
+//! cut off are cut off by a capture, and never generate their quiet turns.
+//!
 //! Every end rule of the variant is respected because every node asks the game for its legal
 //! turns, which ends the game by the variant's rules (repetition, the clock, checkmate,
-//! stalemate, goals…); a position that repeats one on the path of the search is scored as the
-//! draw it heads for when the variant draws repetitions.
+//! stalemate, goals…): a stage says when the game is over before any turn, and a node where
+//! neither captures nor quiet turns are found asks for the whole list, which tells how it
+//! ended. A position that repeats one on the path of the search is scored as the draw it
+//! heads for when the variant draws repetitions.
 //!
 //! In variants whose positions have thousands of turns (stones placed after moves), quiescence
 //! would generate them all at every leaf: there the horizon is the static evaluation.
@@ -16,6 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::board::Cell;
 use crate::play::{Game, Outcome, Turn};
 use crate::rules::EndVerdict;
 
@@ -42,6 +50,8 @@ struct Entry {
     score: i32,
     /// The best turn's fingerprint ([`fingerprint`]); 0: none.
     best: u64,
+    /// The cell the best turn starts from ([`Turn::from`]), when there is one.
+    from: Cell,
 }
 
 /// What limits a search; the first iteration (every turn one ply deep) always completes.
@@ -142,6 +152,38 @@ pub struct Searcher {
     quiesce: Option<bool>,
     /// Depth reached by the last completed iteration.
     pub depth: u32,
+}
+
+/// What a node of the principal variation search passes to each of its turns' searches
+/// ([`Searcher::child`]).
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    depth: u32,
+    beta: i32,
+    ply: u32,
+    /// Whether the side to move at the node is in check.
+    in_check: bool,
+}
+
+/// A node of the principal variation search while its turns are searched: the best score so
+/// far (at least `alpha`), the best turn's fingerprint and cell, and how many were searched.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    alpha: i32,
+    best_score: i32,
+    best: (u64, Cell),
+    searched: usize,
+}
+
+/// Which turns of a generated list a node searches ([`Searcher::order`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Every turn (quiescence in check).
+    All,
+    /// The captures and changes of kind (the list holds only those).
+    Loud,
+    /// The quiet turns (the list holds every turn; the others were searched).
+    Quiet,
 }
 
 /// A node's turns in the order they are searched: (ordering key, index in the turn list).
@@ -392,6 +434,7 @@ impl Searcher {
             bound: 0,
             score,
             best: fingerprint(best),
+            from: best.from(),
         };
     }
 
@@ -471,7 +514,7 @@ impl Searcher {
         &mut self,
         game: &mut Game<'_>,
         depth: u32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: u32,
         check: Option<bool>,
@@ -503,77 +546,156 @@ impl Searcher {
                 }
             }
         }
+        let tt_from = entry.from;
+        // An upper bound's turn failed low there: not worth trying before the others.
+        let try_first = tt_best != 0 && entry.bound != 2;
+        let in_check = check.unwrap_or_else(|| Self::gives_check(game));
+        let window = Window {
+            depth,
+            beta,
+            ply,
+            in_check,
+        };
+        let mut node = Node {
+            alpha,
+            best_score: -INF,
+            best: (0, Cell::default()),
+            searched: 0,
+        };
         // The ply's lists, taken out of the searcher while its node is searched.
         let (mut turns, mut order) = std::mem::take(&mut self.lists[ply as usize]);
+        // In stages, each generated only when the one before did not cut the node off: the
+        // table's turn (only its piece's turns generated, to find it legal); the captures and
+        // changes of kind (generated alone); the quiet turns.
         let s = 'node: {
-            if let Err(o) = game.legal_turns_into(&mut turns) {
-                break 'node Self::outcome_score(&o, game, ply);
-            }
-            let in_check = check.unwrap_or_else(|| Self::gives_check(game));
-            self.order(game, &turns, tt_best, ply, &mut order);
-            let start_alpha = alpha;
-            let mut best_score = -INF;
-            let mut best = 0u64;
-            for n in 0..order.len() {
-                settle(&mut order, n);
-                let t = &turns[order[n].1];
-                let quiet = is_quiet(t);
-                game.play(t);
-                let check = Self::gives_check(game);
-                let ext = u32::from(check && ply < MAX_PLY / 2);
-                let known = Some(check);
-                let mut s;
-                if n == 0 {
-                    s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
-                } else {
-                    // Late quiet turns are searched less deep first.
-                    let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
-                        if n >= 10 { 2 } else { 1 }
-                    } else {
-                        0
-                    };
-                    let d = (depth - 1 + ext).saturating_sub(reduce);
-                    s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1, known);
-                    if s > alpha && reduce > 0 && !self.stopped {
-                        s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, known);
-                    }
-                    if s > alpha && s < beta && !self.stopped {
-                        s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
-                    }
-                }
-                game.undo();
-                if self.stopped {
+            let mut first = false;
+            if try_first
+                && game.legal_turns_of_into(tt_from, &mut turns)
+                && let Some(i) = turns.iter().position(|t| fingerprint(t) == tt_best)
+            {
+                order.clear();
+                order.push((i64::MAX, i));
+                if self.search_turns(game, &turns, &mut order, &window, &mut node) {
                     break 'node 0;
                 }
-                if s > best_score {
-                    best_score = s;
-                    best = fingerprint(t);
-                }
-                if s > alpha {
-                    alpha = s;
-                }
-                if alpha >= beta {
-                    if quiet {
-                        self.remember_cutoff(t, depth, ply);
-                    }
+                first = true;
+            }
+            // Whether the game goes on, once known (the loud turns may not tell).
+            let mut goes_on = false;
+            for loud in [true, false] {
+                if node.alpha >= beta {
                     break;
                 }
+                let generated = if loud {
+                    game.loud_turns_seen_into(&mut turns).map(|g| goes_on = g)
+                } else {
+                    game.quiet_turns_into(&mut turns)
+                };
+                if let Err(o) = generated {
+                    break 'node Self::outcome_score(&o, game, ply);
+                }
+                // No turn of either kind: the game is over, and the full list says how.
+                if !loud
+                    && !goes_on
+                    && turns.is_empty()
+                    && let Err(o) = game.legal_turns_into(&mut turns)
+                {
+                    break 'node Self::outcome_score(&o, game, ply);
+                }
+                let stage = if loud { Stage::Loud } else { Stage::Quiet };
+                self.order(game, &turns, (tt_best, first), stage, ply, &mut order);
+                if self.search_turns(game, &turns, &mut order, &window, &mut node) {
+                    break 'node 0;
+                }
             }
-            let bound = if best_score <= start_alpha {
+            let bound = if node.best_score <= alpha {
                 2
             } else {
-                u8::from(best_score >= beta)
+                u8::from(node.best_score >= beta)
             };
             self.table[slot] = Entry {
                 key,
                 depth: u8::try_from(depth).unwrap_or(u8::MAX),
                 bound,
-                score: Self::to_table(best_score, ply),
-                best,
+                score: Self::to_table(node.best_score, ply),
+                best: node.best.0,
+                from: node.best.1,
             };
-            best_score
+            node.best_score
         };
         self.lists[ply as usize] = (turns, order);
+        s
+    }
+
+    /// Searches the turns of `order` (indices into `turns`) at a node of `window`, in order,
+    /// until one cuts the node off; true when the search was stopped.
+    fn search_turns(
+        &mut self,
+        game: &mut Game<'_>,
+        turns: &[Turn],
+        order: &mut SearchOrder,
+        window: &Window,
+        node: &mut Node,
+    ) -> bool {
+        for n in 0..order.len() {
+            settle(order, n);
+            let t = &turns[order[n].1];
+            let s = self.child(game, t, node.searched, node.alpha, window);
+            if self.stopped {
+                return true;
+            }
+            node.searched += 1;
+            if s > node.best_score {
+                node.best_score = s;
+                node.best = (fingerprint(t), t.from());
+            }
+            node.alpha = node.alpha.max(s);
+            if node.alpha >= window.beta {
+                if is_quiet(t) {
+                    self.remember_cutoff(t, window.depth, window.ply);
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// Plays `t`, the `n`th turn searched at a node of `window` whose best score so far is
+    /// `alpha`, and returns its score: the first with the whole window, the others with a null
+    /// window (late quiet ones less deep first) and again with the whole window when they
+    /// beat `alpha`. A check is extended.
+    fn child(&mut self, game: &mut Game<'_>, t: &Turn, n: usize, alpha: i32, w: &Window) -> i32 {
+        let Window {
+            depth,
+            beta,
+            ply,
+            in_check,
+        } = *w;
+        let quiet = is_quiet(t);
+        game.play(t);
+        let check = Self::gives_check(game);
+        let ext = u32::from(check && ply < MAX_PLY / 2);
+        let known = Some(check);
+        let mut s;
+        if n == 0 {
+            s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
+        } else {
+            // Late quiet turns are searched less deep first.
+            let reduce = if depth >= 3 && n >= 3 && quiet && !in_check && !check {
+                if n >= 10 { 2 } else { 1 }
+            } else {
+                0
+            };
+            let d = (depth - 1 + ext).saturating_sub(reduce);
+            s = -self.pvs(game, d, -alpha - 1, -alpha, ply + 1, known);
+            if s > alpha && reduce > 0 && !self.stopped {
+                s = -self.pvs(game, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, known);
+            }
+            if s > alpha && s < beta && !self.stopped {
+                s = -self.pvs(game, depth - 1 + ext, -beta, -alpha, ply + 1, known);
+            }
+        }
+        game.undo();
         s
     }
 
@@ -632,7 +754,7 @@ impl Searcher {
             }
             let mut best = if in_check { -INF } else { stand };
             alpha = alpha.max(best);
-            self.order(game, &turns, 0, ply, &mut order);
+            self.order(game, &turns, (0, false), Stage::All, ply, &mut order);
             for n in 0..order.len() {
                 settle(&mut order, n);
                 let t = &turns[order[n].1];
@@ -678,20 +800,35 @@ impl Searcher {
         captured + promoted
     }
 
-    /// The table's turn first; then captures and changes of kind by what they win, the most
-    /// valuable victim by the least valuable attacker first; then killer turns; then quiet
-    /// turns by their history. Leaves the keys in turn order: [`settle`] puts each in its
-    /// place as the loop reaches it.
-    fn order(&self, game: &Game<'_>, turns: &[Turn], tt: u64, ply: u32, keyed: &mut SearchOrder) {
+    /// The turns of `stage` in search order: the table's turn `tt.0` first (left out when it
+    /// was searched already, `tt.1`); then captures and changes of kind by what they win, the
+    /// most valuable victim by the least valuable attacker first; then killer turns; then
+    /// quiet turns by their history. Leaves the keys in turn order: [`settle`] puts each in
+    /// its place as the loop reaches it.
+    fn order(
+        &self,
+        game: &Game<'_>,
+        turns: &[Turn],
+        (tt, searched): (u64, bool),
+        stage: Stage,
+        ply: u32,
+        keyed: &mut SearchOrder,
+    ) {
         let pos = game.pos();
         let killers = self.killers[ply as usize];
         keyed.clear();
-        keyed.extend(turns.iter().enumerate().map(|(i, t)| {
+        keyed.extend(turns.iter().enumerate().filter_map(|(i, t)| {
             let quiet = is_quiet(t);
+            if stage == Stage::Quiet && !quiet {
+                return None;
+            }
             // Only a quiet turn is compared with the killers: a loud one needs its
             // fingerprint only when there is a table's turn (fingerprints are never 0).
             let f = if tt != 0 || quiet { fingerprint(t) } else { 0 };
             let key: i64 = if tt != 0 && f == tt {
+                if searched {
+                    return None;
+                }
                 i64::MAX
             } else if !quiet {
                 let attacker = pos
@@ -709,7 +846,7 @@ impl Searcher {
                     i64::from(h.copied().unwrap_or(0))
                 })
             };
-            (key, i)
+            Some((key, i))
         }));
     }
 }
