@@ -2809,8 +2809,6 @@ impl<'a> Safety<'a> {
     }
 }
 
-/// The bit of the kind of the piece of `enemy` on `c` (kind `k`: bit `k`), 0 for anything else.
-#[inline]
 /// Whether which turns are legal, or whether the game is over, depends on every turn in
 /// `pos`: a priority among captures (`[turn] compulsory`, `most-captures`), the clock's limit
 /// reached (a checkmate comes first), a goal to answer. Turns of one kind, or of one piece,
@@ -2826,6 +2824,8 @@ fn every_turn_decides(rules: &Ruleset, pos: &Position) -> bool {
         || answer_pending(rules, pos).is_some()
 }
 
+/// The bit of the kind of the piece of `enemy` on `c` (kind `k`: bit `k`), 0 for anything else.
+#[inline]
 fn enemy_bit(pos: &Position, enemy: Side, c: Cell) -> u64 {
     match pos.at(c).as_piece() {
         Some((s, k)) if s == enemy => 1u64 << k.index(),

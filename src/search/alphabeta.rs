@@ -165,8 +165,9 @@ struct Window {
     in_check: bool,
 }
 
-/// A node of the principal variation search while its turns are searched: the best score so
-/// far (at least `alpha`), the best turn's fingerprint and cell, and how many were searched.
+/// A node of the principal variation search while its turns are searched: its alpha as
+/// raised so far, the best score so far, the best turn's fingerprint and cell, and how many
+/// turns were searched.
 #[derive(Debug, Clone, Copy)]
 struct Node {
     alpha: i32,
@@ -182,7 +183,8 @@ enum Stage {
     All,
     /// The captures and changes of kind (the list holds only those).
     Loud,
-    /// The quiet turns (the list holds every turn; the others were searched).
+    /// The quiet turns (the list holds those, or every turn where the node had to ask how
+    /// the game ended; the others were searched).
     Quiet,
 }
 
