@@ -1013,13 +1013,16 @@ fn placement_ranges_take_the_cell_set_form_of_wide_boards() {
 }
 
 /// A stalemate whose side to move has quiet turns by the rules of movement, each illegal:
-/// the loud generation tests quiet turns until one is legal, and here none is, so the game's
-/// end is found (as the full list finds it), not taken for a position without loud turns.
+/// the loud generation tests quiet turns until one is legal (or finds one legal untested, off
+/// the cells that attacks on the royal pieces need), and here none is, so the game's end is
+/// found (as the full list finds it), not taken for a position without loud turns.
 #[test]
 fn loud_turns_find_a_stalemate_whose_quiet_turns_are_all_illegal() {
     // Chess (a draw); xiangqi and shogi (the stalemated side loses, by their bundled files).
     for (name, position, winner) in [
         ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None),
+        // A pinned knight's four moves, on the line that the bishop's attack needs.
+        ("chess", "8/8/8/3b4/8/6p1/5kN1/7K w - - 0 1", None),
         (
             "xiangqi",
             "3k5/R8/9/9/9/9/9/9/9/4RK3 b - - 0 1",

@@ -125,6 +125,13 @@ struct Core {
     loud_only: bool,
     /// With `loud_only`: whether some quiet turn was found legal (the game goes on).
     quiet_legal: bool,
+    /// With `loud_only`, where a quiet move is legal untested when it leaves the sensitive
+    /// cells alone (as a turn that cannot expose the royal pieces): those cells as sets (where
+    /// a piece lands, where it leaves from; both empty without royal pieces). A plain piece
+    /// whose cell-set landings include such a move sets `quiet_legal` (which pieces tested
+    /// one by one may set too) without reporting it ([`Core::loud_in_sets`]). Set by the
+    /// generation, cleared by [`Generator::loud_turns`].
+    quiet_sure: Option<(u128, u128)>,
     /// Only the turns that neither capture nor change a piece's kind are asked for (a search
     /// that has searched the others): the others are not tested, and no turn found is no end.
     quiet_only: bool,
@@ -764,6 +771,18 @@ impl Core {
         plain
     }
 
+    /// Whether one of the quiet landings `quiet` of the piece of `kind` on `c` is legal
+    /// untested (see [`Core::quiet_sure`]). Out of line: asked in the search's loud generation
+    /// only, and inlined it made perft's generation costlier.
+    #[inline(never)]
+    fn sure_quiet(&self, rules: &Ruleset, c: Cell, kind: PieceKindId, quiet: u128) -> bool {
+        self.quiet_sure.is_some_and(|(land, vacate)| {
+            !rules.pieces[kind.index()].royal
+                && (land | vacate) & bits::bit(c) == 0
+                && quiet & !land != 0
+        })
+    }
+
     /// The loud turns ([`Core::loud_only`]) of the piece of `kind` on `c` from its cell-set
     /// program: its captures and its moves onto the cells where it changes kind, each played
     /// out (with every choice of kind). False when the piece has no such program or its changes
@@ -792,6 +811,11 @@ impl Core {
             rules.regions[r.index()].cells[side].contains(c)
         });
         tally.any_move |= targets != 0;
+        // A quiet move off and onto cells that no attack on a royal piece needs: legal, so the
+        // game goes on (it is not reported).
+        if self.quiet_sure.is_some() && !self.quiet_legal {
+            self.quiet_legal = self.sure_quiet(rules, c, kind, targets & !(sets.enemy | fire));
+        }
         tally.count += self.moves_onto(
             rules,
             pos,
@@ -1858,6 +1882,7 @@ impl Generator {
             }
         });
         self.core.loud_only = false;
+        self.core.quiet_sure = None;
         r.map(|_| (n, quiet || self.core.quiet_legal))
     }
 
@@ -2264,11 +2289,9 @@ impl Generator {
             given,
             counted_giving,
             their_royals,
-            enemies: _,
             foe_sets,
-            counted: _,
-            counted_cells: _,
             known_check,
+            ..
         } = self;
         let among = Among::foes(foes, foe_sets);
         let in_check = *known_check.get_or_insert_with(|| {
@@ -2327,10 +2350,10 @@ impl Generator {
         let known_check = (!reference).then_some(in_check);
         let loud_only = core.loud_only;
         let plain = core.vm.plain_allowed();
-        // Asking for loud turns only: whether a quiet turn was found legal (the first quiet
-        // turns are tested until one is; the rest are passed over).
+        // Loud turns only: whether a quiet turn is legal (tested until one is, or in sets).
         let mut quiet_legal = false;
         let quiet_only = core.quiet_only;
+        core.quiet_sure = (loud_only && bounded && !no_giving_check).then(|| sensitive.sets());
         core.pseudo(rules, pos, own, among, known_check, quiet, &mut |t| {
             let quiet_one = loud_only && !t.is_loud();
             // Asking for quiet turns only, the others are passed over untested.
@@ -2364,7 +2387,7 @@ impl Generator {
                 n += 1;
             }
         });
-        core.quiet_legal = quiet_legal;
+        core.quiet_legal |= quiet_legal;
         n += core.quiet_counted;
         if n == 0 && !loud_only && !quiet_only && core.only.is_none() {
             let in_check = !self.check.royals_safe(rules, pos, side);
@@ -2409,6 +2432,8 @@ impl Generator {
         let quiet = (self.core.counting && rules.bit_moves().is_some()).then_some(&open);
         let quiet_only = self.core.quiet_only;
         let mut loud = 0;
+        // Without royal pieces every quiet move is legal.
+        self.core.quiet_sure = self.core.loud_only.then_some((0, 0));
         let (count, any_move) = self.core.pseudo(
             rules,
             pos,
@@ -3416,6 +3441,12 @@ impl Sensitive {
     /// Whether the turn leaves every sensitive cell alone.
     fn untouched(&self, t: &TurnView<'_>) -> bool {
         self.leaves_alone(t.from()) && t.to().is_none_or(|c| self.untouched_by(c, t.captures()))
+    }
+
+    /// The cells where a piece lands and those it leaves from, as sets of the board's first
+    /// 128 cells (see [`Core::quiet_sure`]).
+    fn sets(&self) -> (u128, u128) {
+        (self.land.low128(), self.vacate.low128())
     }
 
     /// Whether a piece leaving `from` leaves the sensitive cells alone.
