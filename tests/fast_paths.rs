@@ -1043,6 +1043,61 @@ fn loud_turns_find_a_stalemate_whose_quiet_turns_are_all_illegal() {
     }
 }
 
+/// A quiet move is legal untested only where it lands off the cells that an attack on a royal
+/// piece needs empty: here the only quiet move of a piece read from cell sets lands between a
+/// cannon and the king (a screen), so the king's side is stalemated, and the loud generation
+/// must say so rather than take that move as proof that the game goes on.
+#[test]
+fn loud_turns_refuse_a_quiet_move_that_screens_a_cannon() {
+    let text = r#"
+[game]
+name = "Screen"
+
+[board]
+files = ["a", "b", "c", "d", "e"]
+ranks = 5
+mask = """
+#####
+#####
+#####
+#####
+#####
+"""
+
+[end]
+no-pieces = "ignored"
+immobilized = "ignored"
+checkmate = "loses"
+stalemate = "draw"
+
+[pieces.king]
+letter = "K"
+royal = true
+moves = "step(all) capture"
+
+[pieces.rook]
+letter = "R"
+moves = "ride(orthogonal) capture"
+
+[pieces.cannon]
+letter = "C"
+moves = "ride(orthogonal) | hop(orthogonal) capture-only"
+
+[pieces.leftward]
+letter = "L"
+moves = "step(left)"
+
+[setup]
+position = "k4/5/5/5/K4 w"
+"#;
+    let r = Ruleset::from_source("screen", text).unwrap();
+    let pos = text::parse_position(&r, "c4/5/1L3/4r/K1k2 w").unwrap();
+    let mut g = Game::new(&r, pos).unwrap();
+    assert!(same_turns(&mut g).is_none(), "the game goes on");
+    let o = g.loud_turns().unwrap_err();
+    assert_eq!(o.winner, None, "{o:?}");
+}
+
 /// The reach table's cell sets (per target cell, kind and side, the cells from which a piece
 /// could capture there), read by the attack test on boards of up to 128 cells, hold exactly
 /// the reach maps' answers, in every bundled variant whose board is small enough.
