@@ -1043,13 +1043,12 @@ fn loud_turns_find_a_stalemate_whose_quiet_turns_are_all_illegal() {
     }
 }
 
-/// A quiet move is legal untested only where it lands off the cells that an attack on a royal
-/// piece needs empty: here the only quiet move of a piece read from cell sets lands between a
-/// cannon and the king (a screen), so the king's side is stalemated, and the loud generation
-/// must say so rather than take that move as proof that the game goes on.
-#[test]
-fn loud_turns_refuse_a_quiet_move_that_screens_a_cannon() {
-    let text = r#"
+/// A small board with a king, a rook, a cannon (a hopper), a short rider (two or three cells
+/// straight, the first passed over) and a piece that only steps left.
+fn screen() -> &'static Ruleset {
+    static R: std::sync::OnceLock<Ruleset> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        let text = r#"
 [game]
 name = "Screen"
 
@@ -1075,6 +1074,10 @@ letter = "K"
 royal = true
 moves = "step(all) capture"
 
+[pieces.short]
+letter = "S"
+moves = "ride(orthogonal) dist(2..3) capture"
+
 [pieces.rook]
 letter = "R"
 moves = "ride(orthogonal) capture"
@@ -1090,12 +1093,41 @@ moves = "step(left)"
 [setup]
 position = "k4/5/5/5/K4 w"
 "#;
-    let r = Ruleset::from_source("screen", text).unwrap();
-    let pos = text::parse_position(&r, "c4/5/1L3/4r/K1k2 w").unwrap();
-    let mut g = Game::new(&r, pos).unwrap();
+        Ruleset::from_source("screen", text).unwrap()
+    })
+}
+
+/// A quiet move is legal untested only where it lands off the cells that an attack on a royal
+/// piece needs empty: here the only quiet move of a piece read from cell sets lands between a
+/// cannon and the king (a screen), so the king's side is stalemated, and the loud generation
+/// must say so rather than take that move as proof that the game goes on.
+#[test]
+fn loud_turns_refuse_a_quiet_move_that_screens_a_cannon() {
+    let r = screen();
+    let pos = text::parse_position(r, "c4/5/1L3/4r/K1k2 w").unwrap();
+    let mut g = Game::new(r, pos).unwrap();
     assert!(same_turns(&mut g).is_none(), "the game goes on");
     let o = g.loud_turns().unwrap_err();
     assert_eq!(o.winner, None, "{o:?}");
+}
+
+/// Counting (perft's last ply) judges the royal piece's moves from its cell-set landings, the
+/// cell it leaves read as empty: the short rider on b1 does not reach the king on b2 (one cell
+/// away) but is blocked by it from b3, which the king's step there opens. Seven legal turns
+/// (a1, a2, a3, b1 taking the rider, c1, c2, c3), counted and listed alike.
+#[test]
+fn a_counted_royal_move_leaves_its_cell_empty_for_the_attacks() {
+    let r = screen();
+    let pos = text::parse_position(r, "4k/5/5/1K3/1s3 w").unwrap();
+    let mut g = Game::new(r, pos).unwrap();
+    let turns = same_turns(&mut g).expect("the game goes on");
+    let mut names: Vec<String> = turns.iter().map(|t| text::turn_text(r, t)).collect();
+    names.sort();
+    let want = [
+        "b2-a1", "b2-a2", "b2-a3", "b2-c1", "b2-c2", "b2-c3", "b2xb1",
+    ];
+    assert_eq!(names, want);
+    assert_eq!(g.count_turns(), 7);
 }
 
 /// The reach table's cell sets (per target cell, kind and side, the cells from which a piece

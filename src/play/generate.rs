@@ -132,6 +132,12 @@ struct Core {
     /// one by one may set too) without reporting it ([`Core::loud_in_sets`]). Set by the
     /// generation, cleared by [`Generator::loud_turns`].
     quiet_sure: Option<(u128, u128)>,
+    /// With counting out of check: the kind of the side's only royal piece, whose moves are
+    /// counted from its cell-set landings, each judged by [`Core::attacked_unplayed`] as
+    /// [`Safety::judge`] judges a listed one ([`Core::royal_in_sets`]). Set by every generation
+    /// with royal pieces (`None` unless that test answers for every enemy kind present); read
+    /// only for a royal piece (a generation without royal pieces leaves it as it was).
+    royal_sure: Option<PieceKindId>,
     /// Only the turns that neither capture nor change a piece's kind are asked for (a search
     /// that has searched the others): the others are not tested, and no turn found is no end.
     quiet_only: bool,
@@ -589,6 +595,7 @@ impl Core {
                 .ep
                 .filter(|&t| pos.at(t).is_empty())
                 .and_then(|t| Some((t, ep_victim(rules, pos)?))),
+            foes,
         };
         let mut tally = Tally::default();
         // One loop (one call of `piece_turns`, which is inlined) for every piece or one.
@@ -675,6 +682,9 @@ impl Core {
         let listed = match shared.loud {
             Some(sets) if piece.changes.iter().all(|ch| ch.on != Trigger::Check) => {
                 self.loud_in_sets(rules, pos, c, kind, sets, tally, f)
+            }
+            _ if piece.royal && self.royal_sure == Some(kind) => {
+                self.royal_in_sets(rules, pos, c, kind, shared, tally)
             }
             _ => quiet.is_some_and(|q| self.plain_turns(rules, pos, c, kind, q, shared, tally, f)),
         };
@@ -769,6 +779,52 @@ impl Core {
         }
         self.loud = loud;
         plain
+    }
+
+    /// The moves of the side's only royal piece (of `kind`, on `c`; see [`Core::royal_sure`])
+    /// counted from its cell-set landings: each is legal where the piece would not stand
+    /// attacked on its destination, the cell it left read as empty and a piece taken there
+    /// attacking no more (the test [`Safety::judge`] makes of a listed move). False, with
+    /// nothing counted, where the piece has no cell-set program, its moves may change its
+    /// kind, or some attacker's answer needs the move played: its moves are then listed.
+    fn royal_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        shared: &Shared<'_>,
+        tally: &mut Tally,
+    ) -> bool {
+        let side = pos.side;
+        let piece = &rules.pieces[kind.index()];
+        let Some((b, sets)) = shared.sets else {
+            return false;
+        };
+        if !piece.changes.is_empty() || !matches!(fires_of(rules, piece, side, c), Fires::Never) {
+            return false;
+        }
+        let Some(prog) = b.program(kind.index(), side) else {
+            return false;
+        };
+        let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+            rules.regions[r.index()].cells[side].contains(c)
+        });
+        let (mut rest, mut legal) = (targets, 0);
+        while rest != 0 {
+            let to = Cell::new(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+            let empty = |x: Cell| x != to && (x == c || pos.at(x).is_empty());
+            let at = (to, kind, bits::bit(to));
+            match self.attacked_unplayed(rules, pos, at, side.opponent(), shared.foes, empty) {
+                Some(attacked) => legal += usize::from(!attacked),
+                None => return false,
+            }
+        }
+        tally.any_move |= targets != 0;
+        tally.count += legal;
+        self.quiet_counted += legal;
+        true
     }
 
     /// Whether one of the quiet landings `quiet` of the piece of `kind` on `c` is legal
@@ -2354,6 +2410,7 @@ impl Generator {
         let mut quiet_legal = false;
         let quiet_only = core.quiet_only;
         core.quiet_sure = (loud_only && bounded && !no_giving_check).then(|| sensitive.sets());
+        core.royal_sure = royal_sure(rules, side, quiet.is_some() && !no_giving_check, &safety);
         core.pseudo(rules, pos, own, among, known_check, quiet, &mut |t| {
             let quiet_one = loud_only && !t.is_loud();
             // Asking for quiet turns only, the others are passed over untested.
@@ -2901,6 +2958,8 @@ struct Shared<'a> {
     loud: Option<(&'a bits::BitMoves, BoardSets)>,
     /// The en-passant cell and the piece that passed over it.
     ep: Option<(Cell, Cell)>,
+    /// The enemy pieces, for the royal piece's moves judged in cell sets.
+    foes: Among<'a>,
 }
 
 /// The turns counted so far and whether any piece had a movement option.
@@ -3400,6 +3459,26 @@ impl Sensitive {
     fn checks_from(&self, kind: PieceKindId) -> u128 {
         self.checks.get(kind.index()).copied().unwrap_or(0)
     }
+}
+
+/// The kind of `side`'s only royal piece where its moves may be counted in cell sets
+/// ([`Core::royal_sure`]): counting out of check (`counting`), giving check allowed, no
+/// exploding captures, no stones, and every enemy kind present with an attack in cell sets.
+fn royal_sure(
+    rules: &Ruleset,
+    side: Side,
+    counting: bool,
+    safety: &Safety<'_>,
+) -> Option<PieceKindId> {
+    let b = rules.bit_attacks()?;
+    (counting
+        && safety.royals.len() == 1
+        && !safety.reference
+        && rules.blast.is_none()
+        && rules.stones.is_empty()
+        && safety.enemy_kinds & !b.attack_kinds(side.opponent()) == 0)
+        .then_some(safety.royal_kind)
+        .flatten()
 }
 
 /// Whether `c` is among `checks` (cells from [`Sensitive::checks_from`]: none unless the board
