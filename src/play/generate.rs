@@ -686,7 +686,13 @@ impl Core {
             _ if piece.royal && self.royal_sure == Some(kind) => {
                 self.royal_in_sets(rules, pos, c, kind, shared, tally)
             }
-            _ => quiet.is_some_and(|q| self.plain_turns(rules, pos, c, kind, q, shared, tally, f)),
+            _ => quiet.is_some_and(|q| {
+                if q.checks.is_empty() {
+                    self.plain_turns(rules, pos, c, kind, q, shared, tally, f)
+                } else {
+                    self.giving_in_sets(rules, pos, (c, kind), q, shared, tally, f)
+                }
+            }),
         };
         if !listed {
             // Where giving check is forbidden, only moves in cell sets are counted unseen.
@@ -781,6 +787,49 @@ impl Core {
         plain
     }
 
+    /// [`Core::plain_turns`] where giving check is forbidden (`q` holds the cells from which
+    /// each kind could attack an enemy royal piece): in cell sets only. A quiet move onto such
+    /// a cell is answered by the moved piece's attack on the board it leaves, unplayed
+    /// ([`Sensitive::moves_giving_check`]): refused where it gives check, counted where it
+    /// does not, listed where the cell sets cannot tell. False, with nothing counted, where
+    /// the piece has no cell-set program or a change of kind needs asking (its moves are then
+    /// listed).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn giving_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (c, kind): (Cell, PieceKindId),
+        q: &Sensitive,
+        shared: &Shared<'_>,
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> bool {
+        let side = pos.side;
+        let Some(fire) = fire_mask(rules, kind, side, c) else {
+            return false;
+        };
+        let Some((b, sets)) = shared.sets else {
+            return false;
+        };
+        let Some(prog) = b.program(kind.index(), side) else {
+            return false;
+        };
+        let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+            rules.regions[r.index()].cells[side].contains(c)
+        });
+        let loud = targets & (sets.land | (sets.enemy & sets.vacate) | fire);
+        let checking = targets & q.checks_from(kind) & !loud;
+        let (quiet, unsure) = q.moves_giving_check(rules, pos, kind, c, checking);
+        let quiet_moves = (targets & !loud & !checking).count_ones() as usize + quiet;
+        tally.any_move |= targets != 0;
+        tally.count += quiet_moves;
+        self.quiet_counted += quiet_moves;
+        tally.count += self.moves_onto(rules, pos, (c, kind), loud | unsure, sets.enemy, f);
+        true
+    }
+
     /// The moves of the side's only royal piece (of `kind`, on `c`; see [`Core::royal_sure`])
     /// counted from its cell-set landings: each is legal where the piece would not stand
     /// attacked on its destination, the cell it left read as empty and a piece taken there
@@ -855,10 +904,8 @@ impl Core {
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> bool {
         let side = pos.side;
-        let fire = match fires_of(rules, &rules.pieces[kind.index()], side, c) {
-            Fires::Never => 0,
-            Fires::In(cells) => cells.low128(),
-            Fires::Ask => return false,
+        let Some(fire) = fire_mask(rules, kind, side, c) else {
+            return false;
         };
         let Some(prog) = b.program(kind.index(), side) else {
             return false;
@@ -2990,6 +3037,16 @@ fn piece_sets(own: &[Cell], foes: &[Cell]) -> BoardSets {
     }
 }
 
+/// The cells where a change of kind of the `side`'s piece of `kind` on `c` fires, as a cell
+/// set (see [`fires_of`]); `None` where that needs asking move by move.
+fn fire_mask(rules: &Ruleset, kind: PieceKindId, side: Side, c: Cell) -> Option<u128> {
+    match fires_of(rules, &rules.pieces[kind.index()], side, c) {
+        Fires::Never => Some(0),
+        Fires::In(cells) => Some(cells.low128()),
+        Fires::Ask => None,
+    }
+}
+
 /// Where the changes of kind of `piece` on `c` fire, found once for the piece when its only
 /// change is on reaching a region.
 fn fires_of<'a>(
@@ -3179,6 +3236,8 @@ struct Sensitive {
     /// of that kind could capture on an enemy royal piece, by its attack program's geometry
     /// alone. Empty otherwise.
     checks: Vec<u128>,
+    /// With `checks`: the enemy royal pieces' cells they were found for.
+    their_royals: Vec<Cell>,
     walked: Vec<Cell>,
     table: Option<std::sync::Arc<AttackLines>>,
 }
@@ -3392,39 +3451,83 @@ impl Sensitive {
         let k = t
             .promote()
             .or_else(|| pos.at(from).as_piece().map(|(_, k)| k))?;
-        let side = pos.side;
-        let (reach, at) = (rules.attack_reach(), rules.topo.offset_key(to));
-        let mut unsure = false;
-        for &r in their_royals {
-            if !reach.could_capture(k, side, at, rules.topo.offset_key(r)) {
-                continue;
-            }
-            // The enemy royal pieces are not attacked before the turn, so none is taken by
-            // it: `r` holds an enemy piece after it, as the cell-set form asks.
-            let victim = pos.at(r).as_piece().map(|(_, v)| v);
-            let hit = rules
-                .bit_attacks()
-                .filter(|_| plain)
-                .zip(victim)
-                .and_then(|(b, v)| {
-                    b.attacks_cell(
-                        &rules.links,
-                        (k.index(), side),
-                        to,
-                        (r, v),
-                        |c| c == from || c != to && pos.at(c).is_empty(),
-                        |g| rules.regions[g.index()].cells[side].contains(to),
-                    )
-                });
-            match hit {
-                Some(true) => return Some(true),
-                Some(false) => {}
-                None => unsure = true,
-            }
-        }
-        (!unsure).then_some(false)
+        gives_check_from(rules, pos, their_royals, (k, from, to), plain)
     }
 
+    /// Counting with the sets for giving check (see [`Sensitive::merge_giving`]): the moves of
+    /// the side's piece of `kind` from `from` onto the cells of `to`, each leaving the sets
+    /// alone and keeping its kind, judged by whether it gives check
+    /// ([`Sensitive::gives_check_unplayed`] without a turn to read). Returns how many give
+    /// none (legal) and the cells where the cell sets cannot answer (to be listed); those that
+    /// give check are refused.
+    #[inline]
+    fn moves_giving_check(
+        &self,
+        rules: &Ruleset,
+        pos: &Position,
+        kind: PieceKindId,
+        from: Cell,
+        mut to: u128,
+    ) -> (usize, u128) {
+        let (mut quiet, mut unsure) = (0, 0);
+        while to != 0 {
+            let t = Cell::new(to.trailing_zeros() as usize);
+            to &= to - 1;
+            match gives_check_from(rules, pos, &self.their_royals, (kind, from, t), true) {
+                Some(true) => {}
+                Some(false) => quiet += 1,
+                None => unsure |= bits::bit(t),
+            }
+        }
+        (quiet, unsure)
+    }
+}
+
+/// Whether a piece of `k` of the side to move, going from `from` to `to` by a movement that
+/// opens no other line towards the enemy royal pieces (at `their_royals`, none attacked now),
+/// attacks one of them from `to` (see [`Sensitive::gives_check_unplayed`]; `plain`: the
+/// cell-set forms may be used). `None` where some attack needs the interpreter.
+fn gives_check_from(
+    rules: &Ruleset,
+    pos: &Position,
+    their_royals: &[Cell],
+    (k, from, to): (PieceKindId, Cell, Cell),
+    plain: bool,
+) -> Option<bool> {
+    let side = pos.side;
+    let (reach, at) = (rules.attack_reach(), rules.topo.offset_key(to));
+    let mut unsure = false;
+    for &r in their_royals {
+        if !reach.could_capture(k, side, at, rules.topo.offset_key(r)) {
+            continue;
+        }
+        // The enemy royal pieces are not attacked before the turn, so none is taken by
+        // it: `r` holds an enemy piece after it, as the cell-set form asks.
+        let victim = pos.at(r).as_piece().map(|(_, v)| v);
+        let hit = rules
+            .bit_attacks()
+            .filter(|_| plain)
+            .zip(victim)
+            .and_then(|(b, v)| {
+                b.attacks_cell(
+                    &rules.links,
+                    (k.index(), side),
+                    to,
+                    (r, v),
+                    |c| c == from || c != to && pos.at(c).is_empty(),
+                    |g| rules.regions[g.index()].cells[side].contains(to),
+                )
+            });
+        match hit {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => unsure = true,
+        }
+    }
+    (!unsure).then_some(false)
+}
+
+impl Sensitive {
     /// The sets for counting turns unseen where giving check is forbidden (`[turn]
     /// giving-check`): the sensitive cells of the side to move (`own`, towards its royal
     /// pieces) and of giving check (`given`, towards the enemy's) together, and per kind the
@@ -3442,6 +3545,8 @@ impl Sensitive {
         self.land.union_of(&own.land, &given.land);
         self.checks.clear();
         self.checks.resize(rules.pieces.len(), 0);
+        self.their_royals.clear();
+        self.their_royals.extend_from_slice(their_royals);
         for &r in their_royals {
             let Some(row) = rules.attack_reach().from_set_row(r) else {
                 return false;

@@ -175,6 +175,23 @@ fn has_kind(rules: &Ruleset, pos: &Position, side: Side, k: PieceKindId) -> bool
 fn arrival(rules: &Ruleset, pos: &Position, side: Side, goal: &Goal) -> Option<PieceKindId> {
     let (w, r) = goal.region;
     let region = &rules.regions[r.index()].cells[region_side(side, w)];
+    // From the position's cell sets where it keeps them (every kind has a slot below 64):
+    // the lowest cell of the region holding an arriving piece, as the walk below finds it.
+    if pos.has_piece_sets() && rules.pieces.len() <= 32 {
+        let slot = |k: usize| pos.piece_set(2 * k + side.index());
+        let arrived = if goal.by.is_empty() {
+            (0..rules.pieces.len()).fold(0u128, |m, k| m | slot(k))
+        } else {
+            goal.by.iter().fold(0u128, |m, k| m | slot(k.index()))
+        } & region.low128();
+        return (arrived != 0)
+            .then(|| {
+                pos.at(Cell::new(arrived.trailing_zeros() as usize))
+                    .as_piece()
+            })
+            .flatten()
+            .map(|(_, k)| k);
+    }
     region.iter().find_map(|c| match pos.at(c).as_piece() {
         Some((s, k)) if s == side && (goal.by.is_empty() || goal.by.contains(&k)) => Some(k),
         _ => None,
