@@ -66,9 +66,63 @@ fn starts(name: &str) -> Vec<String> {
     v
 }
 
+/// The moves of every kind whose pieces move together by offsets in cell order
+/// (`compile::bits::ShiftProgram`, counted a kind at a time): the pairs of cells (from, to)
+/// of its pieces' landings in cell sets, one piece at a time.
+fn same_kind_moves(r: &Ruleset, pos: &Position) {
+    let Some(bits) = r.bit_moves() else {
+        return;
+    };
+    let mut sets = vec![[0u128; 2]; r.pieces.len()];
+    let mut occupied = 0u128;
+    for c in r.topo.cells() {
+        if let Some((s, k)) = pos.at(c).as_piece() {
+            sets[k.index()][s.index()] |= bit(c);
+            occupied |= bit(c);
+        }
+    }
+    for side in [Side::White, Side::Black] {
+        let enemy = sets.iter().fold(0u128, |m, of| m | of[1 - side.index()]);
+        for (k, of) in sets.iter().enumerate() {
+            let (Some(shifts), Some(p)) = (bits.shifts(k, side), bits.program(k, side)) else {
+                continue;
+            };
+            let pieces = of[side.index()];
+            let mut got = BTreeSet::new();
+            let region = |g: bulwark::core::RegionId| r.regions[g.index()].cells[side].low128();
+            shifts.each_landing(pieces, occupied, enemy, region, |d, landed| {
+                for t in r.topo.cells().filter(|&t| landed & bit(t) != 0) {
+                    let from = t.index() as isize - isize::from(d);
+                    got.insert((
+                        r.topo.name(Cell::new(from as usize)).clone(),
+                        r.topo.name(t).clone(),
+                    ));
+                }
+            });
+            let mut want = BTreeSet::new();
+            for c in r.topo.cells().filter(|&c| pieces & bit(c) != 0) {
+                let to = bits.landings(p, &r.links, c, occupied, enemy, |g| {
+                    r.regions[g.index()].cells[side].contains(c)
+                });
+                for t in r.topo.cells().filter(|&t| to & bit(t) != 0) {
+                    want.insert((r.topo.name(c).clone(), r.topo.name(t).clone()));
+                }
+            }
+            assert_eq!(
+                got,
+                want,
+                "{}: the moves of kind {} of {side:?} a kind at a time",
+                text::write_position(r, pos),
+                r.pieces[k].name
+            );
+        }
+    }
+}
+
 /// Every piece's movement options, by the plain fast path where its program is plain and by
 /// the general interpreter: the same options in the same order.
 fn same_options(r: &Ruleset, pos: &Position) {
+    same_kind_moves(r, pos);
     let (mut fast, mut general) = (Machine::new(), Machine::general_only());
     let (mut a, mut b) = (Options::default(), Options::default());
     for c in r.topo.cells() {
@@ -693,6 +747,53 @@ fn plain_programs_take_the_cell_set_form_the_board_allows() {
     assert!(rules("bollwerk178").bit_moves().is_none());
     assert!(rules("chess").bit_moves().is_some());
     assert!(rules("xiangqi").bit_moves().is_some());
+}
+
+/// Steps, leaps and short walked rides move all of a kind's pieces at once by offsets in
+/// cell order; rides to the board's edge do not. A kind with more than twelve offsets keeps
+/// to the piece-by-piece form.
+#[test]
+fn kinds_of_steps_leaps_and_short_rides_move_by_offsets() {
+    let shifted = |name: &str, kind: &str| {
+        let r = rules(name);
+        let k = r.pieces.iter().position(|p| p.name == kind).unwrap();
+        let b = r.bit_moves().unwrap();
+        assert!(b.program(k, Side::White).is_some(), "{name} {kind}");
+        b.shifts(k, Side::White).is_some()
+    };
+    assert!(shifted("chess", "Pawn"));
+    assert!(shifted("chess", "Knight"));
+    assert!(shifted("chess", "King"));
+    assert!(!shifted("chess", "Queen"));
+    assert!(!shifted("chess", "Bishop"));
+    assert!(shifted("xiangqi", "Soldier"));
+    let r = cell_sets();
+    let b = r.bit_moves().unwrap();
+    let by_id = |n: &str| r.pieces.iter().position(|p| p.id == n).unwrap();
+    // The pawn's double step is a walked ride from its home region.
+    for id in ["pawn", "king"] {
+        assert!(b.shifts(by_id(id), Side::White).is_some(), "{id}");
+    }
+    // Sixteen offsets: two distances along each of eight directions. The knight's twelve
+    // leaps take more offsets than twelve: cells past a hole are numbered one less.
+    assert!(b.shifts(by_id("short"), Side::White).is_none());
+    assert!(b.shifts(by_id("knight"), Side::White).is_none());
+    assert!(b.shifts(by_id("rook"), Side::White).is_none());
+    assert!(b.shifts(by_id("rightward"), Side::White).is_none());
+}
+
+/// Pawns counted a kind at a time: the two on the seventh rank land where they promote, so
+/// each of their moves is played out and counted (four promotions each); the pinned pawn is
+/// left to the piece-by-piece path (no move); the two free pawns' single and double steps are
+/// counted unseen; the king has three cells.
+#[test]
+fn pawns_counted_together_play_out_promotions_and_leave_pinned_pawns_alone() {
+    let r = rules("chess");
+    let pos = text::parse_position(r, "4k3/PP6/8/8/1b6/8/3P1PP1/4K3 w - - 0 1").unwrap();
+    let mut g = Game::new(r, pos).unwrap();
+    let turns = same_turns(&mut g).expect("the game goes on");
+    assert_eq!(turns.len(), 15);
+    assert_eq!(g.count_turns(), 15);
 }
 
 fn cell_sets() -> &'static Ruleset {

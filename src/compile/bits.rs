@@ -73,6 +73,149 @@ impl BitProgram {
     }
 }
 
+/// Pieces of one kind that land the same number of cells on in cell order: every piece on a
+/// cell of `src` (and of the mover's region `from`, if any) whose cells `mids` on (each an
+/// offset in cell order) are all empty may land on the cell its group's offset on, where
+/// that cell is empty (`empty`) or holds an enemy piece (`enemy`).
+#[derive(Debug, Clone)]
+struct ShiftUnit {
+    src: u128,
+    from: Option<RegionId>,
+    mids: Vec<i16>,
+    empty: bool,
+    enemy: bool,
+}
+
+/// A movement program in cell sets for all the pieces of a kind at once: its landings grouped
+/// by how far on in cell order they lie from the piece (one group per offset, so that a move
+/// found by two legs is one move). Every step and leap has this form, and a walked ride of a
+/// few cells; a ride as far as the board goes (rays) has not.
+#[derive(Debug, Clone)]
+pub struct ShiftProgram {
+    groups: Vec<(i16, Vec<ShiftUnit>)>,
+}
+
+/// Most offsets a [`ShiftProgram`] has: with more, its pieces are walked one by one.
+const MAX_SHIFTS: usize = 12;
+
+/// `x` moved `d` cells on in cell order (back where `d` is negative).
+#[inline]
+fn shifted(x: u128, d: i16) -> u128 {
+    if d >= 0 {
+        x << d.unsigned_abs()
+    } else {
+        x >> d.unsigned_abs()
+    }
+}
+
+impl ShiftProgram {
+    /// The shift form of a side's program, if every leg has one and the offsets are few.
+    fn of(prog: &BitProgram, links: &LinkTable, cells: usize) -> Option<ShiftProgram> {
+        let mut groups: Vec<(i16, Vec<ShiftUnit>)> = Vec::new();
+        for l in &prog.legs {
+            // Per leg: the source cells of each (offset, cells passed) found.
+            let mut units: Vec<(i16, Vec<i16>, u128)> = Vec::new();
+            let mut add = |from: Cell, to: Cell, mids: &[i16]| -> Option<()> {
+                let d = i16::try_from(to.index()).ok()? - i16::try_from(from.index()).ok()?;
+                match units.iter_mut().find(|u| u.0 == d && u.1 == mids) {
+                    Some(u) => u.2 |= bit(from),
+                    None => units.push((d, mids.to_vec(), bit(from))),
+                }
+                Some(())
+            };
+            match &l.reach {
+                Reach::Leaps(t) => {
+                    for (c, &set) in t.iter().enumerate() {
+                        let mut rest = set;
+                        while rest != 0 {
+                            let to = Cell::new(rest.trailing_zeros() as usize);
+                            rest &= rest - 1;
+                            add(Cell::new(c), to, &[])?;
+                        }
+                    }
+                }
+                Reach::Walk(vs) if l.max <= 4 => {
+                    // As `BitMoves::landings` walks it: a landing at each distance from
+                    // `min`, every cell before it empty.
+                    for &v in vs {
+                        for c in 0..cells {
+                            let from = Cell::new(c);
+                            let (mut at, mut mids) = (from, Vec::new());
+                            for dist in 1..=l.max {
+                                at = links.link(v, at);
+                                if at == NO_CELL {
+                                    break;
+                                }
+                                if dist >= l.min {
+                                    add(from, at, &mids)?;
+                                }
+                                mids.push(i16::try_from(at.index()).ok()? - i16::try_from(c).ok()?);
+                            }
+                        }
+                    }
+                }
+                _ => return None,
+            }
+            for (d, mids, src) in units {
+                let unit = ShiftUnit {
+                    src,
+                    from: l.from,
+                    mids,
+                    empty: l.empty,
+                    enemy: l.enemy,
+                };
+                match groups.iter_mut().find(|g| g.0 == d) {
+                    Some(g) => g.1.push(unit),
+                    None => groups.push((d, vec![unit])),
+                }
+            }
+            if groups.len() > MAX_SHIFTS {
+                return None;
+            }
+        }
+        Some(ShiftProgram { groups })
+    }
+
+    /// For each offset `d` of the program: the cells the pieces of `pieces` land on by it
+    /// (the piece that lands on `t` stands on `t - d`), given `occupied` and `enemy` as in
+    /// [`BitMoves::landings`]; `region` gives the mover's cells of a region (for
+    /// `emit … from`). Empty sets are passed over.
+    #[inline]
+    pub fn each_landing(
+        &self,
+        pieces: u128,
+        occupied: u128,
+        enemy: u128,
+        region: impl Fn(RegionId) -> u128,
+        mut f: impl FnMut(i16, u128),
+    ) {
+        let empty = !occupied;
+        for (d, units) in &self.groups {
+            let mut landed = 0u128;
+            for u in units {
+                let mut from = pieces & u.src;
+                if let Some(r) = u.from {
+                    from &= region(r);
+                }
+                for &m in &u.mids {
+                    from &= shifted(empty, -m);
+                }
+                let mut may = 0u128;
+                if u.empty {
+                    may |= empty;
+                }
+                if u.enemy {
+                    may |= enemy;
+                }
+                landed |= shifted(from, *d) & may;
+            }
+            if landed != 0 {
+                f(*d, landed);
+            }
+        }
+    }
+}
+
 /// The cell-set form of every piece kind's movement program, where the board and the program
 /// allow one.
 #[derive(Debug, Clone, Default)]
@@ -83,6 +226,10 @@ pub struct BitMoves {
     rays: Vec<u128>,
     /// Per piece kind, per side: the movement programs.
     progs: Vec<Option<BySide<BitProgram>>>,
+    /// Per piece kind, per side: the movement programs for all the kind's pieces at once.
+    shifts: Vec<Option<BySide<ShiftProgram>>>,
+    /// The kinds (bit per kind) that have those.
+    shift_kinds: u64,
     /// Per piece kind, per side: the attack programs (what a piece threatens to capture).
     attacks: Vec<Option<BySide<BitProgram>>>,
     /// Per side, bit per kind: the kinds whose attack program [`BitMoves::attacks_cell`]
@@ -167,7 +314,19 @@ impl BitMoves {
             };
             Some(BySide::new(side(Side::White)?, side(Side::Black)?))
         };
-        let progs = progs.map(|p| in_sets(p, false)).collect();
+        let progs: Vec<_> = progs.map(|p| in_sets(p, false)).collect();
+        let shifts = progs
+            .iter()
+            .map(|p| {
+                let p = p.as_ref()?;
+                let of = |s: Side| ShiftProgram::of(&p[s], links, cells);
+                Some(BySide::new(of(Side::White)?, of(Side::Black)?))
+            })
+            .collect::<Vec<_>>();
+        let shift_kinds = shifts
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
         let attacks: Vec<_> = attacks.map(|p| in_sets(p, true)).collect();
         let answered = attacks
             .iter()
@@ -178,6 +337,8 @@ impl BitMoves {
             cells,
             rays,
             progs,
+            shifts,
+            shift_kinds,
             attacks,
             attack_kinds,
         })
@@ -187,6 +348,19 @@ impl BitMoves {
     #[inline]
     pub fn program(&self, kind: usize, side: Side) -> Option<&BitProgram> {
         self.progs.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// The form of a kind's movement program for `side` that moves all its pieces at once,
+    /// if it has one.
+    #[inline]
+    pub fn shifts(&self, kind: usize, side: Side) -> Option<&ShiftProgram> {
+        self.shifts.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// The kinds (bit per kind) whose movement programs have [`BitMoves::shifts`].
+    #[inline]
+    pub fn shift_kinds(&self) -> u64 {
+        self.shift_kinds
     }
 
     /// Whether [`BitMoves::attacks_cell`] answers for the attack program of `kind` for `side`.

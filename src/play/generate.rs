@@ -7,7 +7,7 @@ use crate::compile::ranges::RangeBoard;
 use crate::compile::walk::{Attack, traits};
 use crate::compile::wide::Wide;
 use crate::core::{BySide, Occupant, Side};
-use crate::core::{PieceKindId, StoneKindId};
+use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
 use crate::rules::Ruleset;
 use crate::rules::{EndVerdict, PIECE_BLACK, PIECE_ROYAL, PIECE_WHITE, Trigger};
@@ -605,7 +605,23 @@ impl Core {
             (Some(_), Some(c)) => std::slice::from_ref(c),
             (Some(_), None) => &[],
         };
+        // Kinds whose pieces all move by fixed offsets in cell order: counted a kind at a
+        // time, their pieces passed over below.
+        let together = match (shared.sets, shared.quiet) {
+            (Some((b, sets)), Some(q))
+                if self.only.is_none()
+                    && shared.loud.is_none()
+                    && q.checks.is_empty()
+                    && rules.stones.is_empty() =>
+            {
+                self.kinds_in_sets(rules, pos, (b, sets), &shared, &mut tally, f)
+            }
+            _ => 0,
+        };
         for &c in pieces {
+            if together != 0 && together & bits::bit(c) != 0 {
+                continue;
+            }
             self.piece_turns(rules, pos, c, &shared, &mut tally, f);
         }
         if self.only.is_some() {
@@ -704,6 +720,94 @@ impl Core {
         {
             tally.count += self.en_passant_turn(rules, pos, c, kind, (target, victim), tally, f);
         }
+    }
+
+    /// The moves of the side's plain pieces (see [`Core::plain_turns`]) of every kind whose
+    /// movement has a form for all its pieces at once ([`bits::ShiftProgram`]), counted a
+    /// kind and an offset at a time: the moves that leave the sensitive cells alone and set
+    /// off no change of kind counted unseen, the others played out after. Only pieces out of
+    /// the sensitive cells are taken, and none on a cell where its change of kind cannot fire
+    /// (those are walked one by one, as `plain_turns` does). Returns the pieces taken.
+    #[inline(never)]
+    fn kinds_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (b, sets): (&bits::BitMoves, BoardSets),
+        shared: &Shared<'_>,
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> u128 {
+        let side = pos.side;
+        let alone = !(sets.land | sets.vacate);
+        let mut taken = 0u128;
+        let mut kinds = b.shift_kinds() & !rules.royal_kinds();
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let mut pieces = pos.piece_set(2 * k + side.index()) & alone;
+            // One piece moves no faster a kind at a time.
+            if pieces & pieces.wrapping_sub(1) == 0 {
+                continue;
+            }
+            let Some(prog) = b.shifts(k, side) else {
+                continue;
+            };
+            let piece = &rules.pieces[k];
+            if piece.royal || !rules.piece_shapes[k].moves {
+                continue;
+            }
+            // As `fires_of`: a change on reaching a region, which fires nowhere for a piece
+            // already in it where it fires on entering (such pieces are left to the walk).
+            let fire = match piece.changes.as_slice() {
+                [] => 0,
+                [ch] => match ch.on {
+                    Trigger::Reach { region, enter } => {
+                        let cells = rules.regions[region.index()].cells[side].low128();
+                        if enter {
+                            pieces &= !cells;
+                        }
+                        cells
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if pieces == 0 {
+                continue;
+            }
+            taken |= pieces;
+            let kind = PieceKindId::new(k);
+            let loud_cells = sets.land | (sets.enemy & sets.vacate) | fire;
+            let region = |r: RegionId| rules.regions[r.index()].cells[side].low128();
+            prog.each_landing(pieces, sets.occupied, sets.enemy, region, |d, landed| {
+                tally.any_move = true;
+                let loud = landed & loud_cells;
+                let quiet_moves = (landed & !loud).count_ones() as usize;
+                tally.count += quiet_moves;
+                self.quiet_counted += quiet_moves;
+                let mut rest = loud;
+                while rest != 0 {
+                    let t = Cell::new(rest.trailing_zeros() as usize);
+                    rest &= rest - 1;
+                    let from = Cell::new((t.index() as isize - isize::from(d)) as usize);
+                    let step = Step::onto(&t, sets.enemy & bits::bit(t) != 0, StoneEffect::None);
+                    tally.count += self.after_move(rules, pos, from, kind, &step, f);
+                }
+            });
+            if piece.en_passant
+                && let Some((target, victim)) = shared.ep
+            {
+                let mut rest = pieces;
+                while rest != 0 {
+                    let c = Cell::new(rest.trailing_zeros() as usize);
+                    rest &= rest - 1;
+                    tally.count +=
+                        self.en_passant_turn(rules, pos, c, kind, (target, victim), tally, f);
+                }
+            }
+        }
+        taken
     }
 
     /// A plain piece out of the sensitive cells: its quiet moves that set off no change of
