@@ -760,6 +760,9 @@ pub struct Derived {
     /// The movement programs as cell sets, where the board has at most 128 cells and holds
     /// only pieces (no stones, no neutral pieces); set by the loader.
     bit_moves: Option<crate::compile::bits::BitMoves>,
+    /// The kinds (bit per kind) whose pieces counting may take a kind at a time
+    /// ([`Ruleset::together_kinds`]).
+    together_kinds: u64,
     /// The placement range programs as cell sets, where the game has stones and the board at
     /// most 256 cells; set by the loader.
     bit_ranges: Option<crate::compile::ranges::BitRanges>,
@@ -878,6 +881,14 @@ impl Ruleset {
     #[inline]
     pub fn collectable(&self) -> Filter {
         self.derived.collectable
+    }
+
+    /// The kinds (bit per kind) whose pieces may be counted a kind at a time in cell sets
+    /// (where moves are only counted): not royal, with a movement program in cell sets, and
+    /// no change of kind but one on reaching a region.
+    #[inline]
+    pub fn together_kinds(&self) -> u64 {
+        self.derived.together_kinds
     }
 
     /// Whether pieces of kind `k` are royal (see [`Ruleset::royal_kinds`]).
@@ -1126,6 +1137,7 @@ impl Ruleset {
         } else {
             None
         };
+        self.derived.together_kinds = together_kinds(pieces, self.derived.bit_moves.as_ref());
         self.derived.bit_ranges = if self.stones.is_empty() {
             None
         } else {
@@ -1286,4 +1298,24 @@ impl OwnedNames {
             directions: &self.directions,
         }
     }
+}
+
+/// The kinds (bit per kind) that counting may take a kind at a time
+/// ([`Ruleset::together_kinds`]): not royal, with a movement program in cell sets, and no
+/// change of kind but one on reaching a region (whose cells are known before any move).
+fn together_kinds(pieces: &[PieceKind], bit_moves: Option<&crate::compile::bits::BitMoves>) -> u64 {
+    let sets = bit_moves.map_or(0, crate::compile::bits::BitMoves::program_kinds);
+    pieces
+        .iter()
+        .enumerate()
+        .filter(|(k, p)| {
+            sets >> k & 1 != 0
+                && !p.royal
+                && match p.changes.as_slice() {
+                    [] => true,
+                    [ch] => matches!(ch.on, Trigger::Reach { .. }),
+                    _ => false,
+                }
+        })
+        .fold(0u64, |m, (k, _)| m | 1 << k)
 }

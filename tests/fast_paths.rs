@@ -767,6 +767,12 @@ fn kinds_of_steps_leaps_and_short_rides_move_by_offsets() {
     assert!(!shifted("chess", "Queen"));
     assert!(!shifted("chess", "Bishop"));
     assert!(shifted("xiangqi", "Soldier"));
+    // Every kind but the royal one is counted a kind at a time; the promoting pawn too (its
+    // change fires on reaching a region).
+    let chess = rules("chess");
+    for (k, p) in chess.pieces.iter().enumerate() {
+        assert_eq!(chess.together_kinds() >> k & 1 != 0, !p.royal, "{}", p.name);
+    }
     let r = cell_sets();
     let b = r.bit_moves().unwrap();
     let by_id = |n: &str| r.pieces.iter().position(|p| p.id == n).unwrap();

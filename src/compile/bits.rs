@@ -230,6 +230,8 @@ pub struct BitMoves {
     shifts: Vec<Option<BySide<ShiftProgram>>>,
     /// The kinds (bit per kind) that have those.
     shift_kinds: u64,
+    /// The kinds (bit per kind) whose movement programs have a cell-set form.
+    prog_kinds: u64,
     /// Per piece kind, per side: the attack programs (what a piece threatens to capture).
     attacks: Vec<Option<BySide<BitProgram>>>,
     /// Per side, bit per kind: the kinds whose attack program [`BitMoves::attacks_cell`]
@@ -327,6 +329,10 @@ impl BitMoves {
             .iter()
             .enumerate()
             .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
+        let prog_kinds = progs
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
         let attacks: Vec<_> = attacks.map(|p| in_sets(p, true)).collect();
         let answered = attacks
             .iter()
@@ -339,6 +345,7 @@ impl BitMoves {
             progs,
             shifts,
             shift_kinds,
+            prog_kinds,
             attacks,
             attack_kinds,
         })
@@ -361,6 +368,12 @@ impl BitMoves {
     #[inline]
     pub fn shift_kinds(&self) -> u64 {
         self.shift_kinds
+    }
+
+    /// The kinds (bit per kind) whose movement programs have [`BitMoves::program`].
+    #[inline]
+    pub fn program_kinds(&self) -> u64 {
+        self.prog_kinds
     }
 
     /// Whether [`BitMoves::attacks_cell`] answers for the attack program of `kind` for `side`.

@@ -605,8 +605,8 @@ impl Core {
             (Some(_), Some(c)) => std::slice::from_ref(c),
             (Some(_), None) => &[],
         };
-        // Kinds whose pieces all move by fixed offsets in cell order: counted a kind at a
-        // time, their pieces passed over below.
+        // Plain kinds with cell-set programs: counted a kind at a time (by fixed offsets in
+        // cell order where they can), their pieces passed over below.
         let together = match (shared.sets, shared.quiet) {
             (Some((b, sets)), Some(q))
                 if self.only.is_none()
@@ -722,12 +722,14 @@ impl Core {
         }
     }
 
-    /// The moves of the side's plain pieces (see [`Core::plain_turns`]) of every kind whose
-    /// movement has a form for all its pieces at once ([`bits::ShiftProgram`]), counted a
-    /// kind and an offset at a time: the moves that leave the sensitive cells alone and set
-    /// off no change of kind counted unseen, the others played out after. Only pieces out of
-    /// the sensitive cells are taken, and none on a cell where its change of kind cannot fire
-    /// (those are walked one by one, as `plain_turns` does). Returns the pieces taken.
+    /// The moves of the side's plain pieces (see [`Core::plain_turns`]) of every kind of
+    /// [`Ruleset::together_kinds`], a kind at a time: where the movement has a form for all
+    /// its pieces at once ([`bits::ShiftProgram`]) and the kind has two pieces or more, an
+    /// offset at a time, else a piece at a time from its cell-set landings, as `plain_turns`
+    /// does. The moves that leave the sensitive cells alone and set off no change of kind are
+    /// counted unseen, the others played out after. Only pieces out of the sensitive cells are
+    /// taken, and none on a cell where its change of kind cannot fire (those are walked one by
+    /// one). Returns the pieces taken.
     #[inline(never)]
     fn kinds_in_sets(
         &mut self,
@@ -741,16 +743,15 @@ impl Core {
         let side = pos.side;
         let alone = !(sets.land | sets.vacate);
         let mut taken = 0u128;
-        let mut kinds = b.shift_kinds() & !rules.royal_kinds();
+        let mut kinds = rules.together_kinds();
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
             let mut pieces = pos.piece_set(2 * k + side.index()) & alone;
-            // One piece moves no faster a kind at a time.
-            if pieces & pieces.wrapping_sub(1) == 0 {
+            if pieces == 0 {
                 continue;
             }
-            let Some(prog) = b.shifts(k, side) else {
+            let Some(prog) = b.program(k, side) else {
                 continue;
             };
             let piece = &rules.pieces[k];
@@ -779,22 +780,45 @@ impl Core {
             taken |= pieces;
             let kind = PieceKindId::new(k);
             let loud_cells = sets.land | (sets.enemy & sets.vacate) | fire;
-            let region = |r: RegionId| rules.regions[r.index()].cells[side].low128();
-            prog.each_landing(pieces, sets.occupied, sets.enemy, region, |d, landed| {
-                tally.any_move = true;
-                let loud = landed & loud_cells;
-                let quiet_moves = (landed & !loud).count_ones() as usize;
-                tally.count += quiet_moves;
-                self.quiet_counted += quiet_moves;
-                let mut rest = loud;
-                while rest != 0 {
-                    let t = Cell::new(rest.trailing_zeros() as usize);
-                    rest &= rest - 1;
-                    let from = Cell::new((t.index() as isize - isize::from(d)) as usize);
-                    let step = Step::onto(&t, sets.enemy & bits::bit(t) != 0, StoneEffect::None);
-                    tally.count += self.after_move(rules, pos, from, kind, &step, f);
+            // One piece moves no faster a kind at a time.
+            match b.shifts(k, side) {
+                Some(prog) if pieces & pieces.wrapping_sub(1) != 0 => {
+                    let region = |r: RegionId| rules.regions[r.index()].cells[side].low128();
+                    prog.each_landing(pieces, sets.occupied, sets.enemy, region, |d, landed| {
+                        tally.any_move = true;
+                        let loud = landed & loud_cells;
+                        let quiet_moves = (landed & !loud).count_ones() as usize;
+                        tally.count += quiet_moves;
+                        self.quiet_counted += quiet_moves;
+                        let mut rest = loud;
+                        while rest != 0 {
+                            let t = Cell::new(rest.trailing_zeros() as usize);
+                            rest &= rest - 1;
+                            let from = Cell::new((t.index() as isize - isize::from(d)) as usize);
+                            let step =
+                                Step::onto(&t, sets.enemy & bits::bit(t) != 0, StoneEffect::None);
+                            tally.count += self.after_move(rules, pos, from, kind, &step, f);
+                        }
+                    });
                 }
-            });
+                _ => {
+                    let mut rest = pieces;
+                    while rest != 0 {
+                        let c = Cell::new(rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                        let targets =
+                            b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+                                rules.regions[r.index()].cells[side].contains(c)
+                            });
+                        let loud = targets & loud_cells;
+                        let quiet_moves = (targets & !loud).count_ones() as usize;
+                        tally.any_move |= targets != 0;
+                        tally.count += quiet_moves;
+                        self.quiet_counted += quiet_moves;
+                        tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
+                    }
+                }
+            }
             if piece.en_passant
                 && let Some((target, victim)) = shared.ep
             {
