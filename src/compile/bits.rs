@@ -228,8 +228,6 @@ pub struct BitMoves {
     progs: Vec<Option<BySide<BitProgram>>>,
     /// Per piece kind, per side: the movement programs for all the kind's pieces at once.
     shifts: Vec<Option<BySide<ShiftProgram>>>,
-    /// The kinds (bit per kind) that have those.
-    shift_kinds: u64,
     /// The kinds (bit per kind) whose movement programs have a cell-set form.
     prog_kinds: u64,
     /// Per piece kind, per side: the attack programs (what a piece threatens to capture).
@@ -325,10 +323,6 @@ impl BitMoves {
                 Some(BySide::new(of(Side::White)?, of(Side::Black)?))
             })
             .collect::<Vec<_>>();
-        let shift_kinds = shifts
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
         let prog_kinds = progs
             .iter()
             .enumerate()
@@ -344,7 +338,6 @@ impl BitMoves {
             rays,
             progs,
             shifts,
-            shift_kinds,
             prog_kinds,
             attacks,
             attack_kinds,
@@ -362,12 +355,6 @@ impl BitMoves {
     #[inline]
     pub fn shifts(&self, kind: usize, side: Side) -> Option<&ShiftProgram> {
         self.shifts.get(kind)?.as_ref().map(|p| &p[side])
-    }
-
-    /// The kinds (bit per kind) whose movement programs have [`BitMoves::shifts`].
-    #[inline]
-    pub fn shift_kinds(&self) -> u64 {
-        self.shift_kinds
     }
 
     /// The kinds (bit per kind) whose movement programs have [`BitMoves::program`].
