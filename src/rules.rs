@@ -1101,6 +1101,7 @@ impl Ruleset {
                 prog.plain = prog.is_plain(links);
                 prog.disjoint = prog.plain && prog.is_disjoint(links, files, ranks);
                 prog.reach = prog.reach_table(links, topo);
+                prog.entry = prog.entry_legs();
             }
         }
         let pieces = &self.pieces;

@@ -700,6 +700,61 @@ fn the_emit_chain_variant_puts_single_legs_before_chains() {
     }
 }
 
+/// The legs a chain after the leading single legs begins with are known from the program
+/// (through its splits and gotos), so the interpreter runs only where one of them can land; a
+/// maximal repetition's choice point, or a region test before the first leg, leaves the
+/// chain to run everywhere.
+#[test]
+fn chains_begin_with_known_legs() {
+    let leg_text = |p: &bulwark::compile::Program, entry: &[u16]| -> Vec<String> {
+        entry
+            .iter()
+            .map(|&l| p.legs[usize::from(l)].text.clone())
+            .collect()
+    };
+    for settings in [false, true] {
+        let r = emit_chains(settings);
+        let piece = |id: &str| r.pieces.iter().find(|p| p.id == id).unwrap();
+        let mixed = &piece("mixed").moves;
+        assert_eq!(
+            leg_text(mixed, mixed.entry.as_deref().unwrap()),
+            ["jump(all) over(piece)"]
+        );
+        let taker = &piece("taker").moves;
+        assert_eq!(
+            leg_text(taker, taker.entry.as_deref().unwrap()),
+            [
+                "jump(orthogonal) over(own | arrow-like)",
+                "jump(all) over(enemy) take"
+            ]
+        );
+        // The first jump of the maximal chain is not repeated: the choice point comes after.
+        let greedy = &piece("greedy").moves;
+        assert_eq!(
+            leg_text(greedy, greedy.entry.as_deref().unwrap()),
+            ["jump(diagonal) over(enemy) take"]
+        );
+    }
+    // A region test before the chain's first leg: no known first legs.
+    let text = format!(
+        "{}\n[pieces.homer]\nletter = \"H\"\nmoves = \"step(all) | at(home) jump(all) over(piece) jump(all) over(piece)\"\n",
+        include_str!("variants/emit-chains.toml")
+    );
+    let r = Ruleset::from_source("homer", &text).unwrap();
+    let homer = r.pieces.iter().find(|p| p.id == "homer").unwrap();
+    assert!(homer.moves.chains);
+    assert_eq!(homer.moves.entry, None);
+    let r = rules("bollwerk178");
+    let guard = &r.pieces[0].moves;
+    assert_eq!(
+        leg_text(guard, guard.entry.as_deref().unwrap()),
+        [
+            "jump(forward, forward-diagonal) over(enemy guard) take",
+            "jump(all) over(own guard)"
+        ]
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, .. ProptestConfig::default() })]
 

@@ -194,6 +194,11 @@ pub struct Program {
     /// How many maximal repetitions (`+!`, `*!`, …) the program has: their marks are
     /// numbered from 0.
     pub marks: u16,
+    /// The legs a path can begin with after the leading `emit` ops, where every path from
+    /// there begins with a leg (through `split` and `goto` only): a piece none of whose legs
+    /// here can land has no option beyond its emits (see [`Program::entry_legs`]). Set by the
+    /// loader.
+    pub entry: Option<Vec<u16>>,
 }
 
 /// The offsets (files, ranks) from its cell at which a piece can capture, as a bitmap over
@@ -420,6 +425,35 @@ impl Program {
             }
         }
         true
+    }
+
+    /// The legs every path after the leading `emit` ops begins with (see [`Program::entry`]):
+    /// `None` when there are no ops after the emits, or a path from there can meet another op
+    /// (a region test, an accept, a maximal repetition) before its first leg.
+    pub fn entry_legs(&self) -> Option<Vec<u16>> {
+        let start = self
+            .ops
+            .iter()
+            .position(|op| !matches!(op, Op::Emit(_) | Op::EmitFrom(..)))?;
+        let mut legs = Vec::new();
+        let mut seen = vec![false; self.ops.len()];
+        let mut todo = vec![start];
+        while let Some(pc) = todo.pop() {
+            if std::mem::replace(seen.get_mut(pc)?, true) {
+                continue;
+            }
+            match self.ops[pc] {
+                Op::Leg(l) => {
+                    if !legs.contains(&l) {
+                        legs.push(l);
+                    }
+                }
+                Op::Split(a, b) => todo.extend([a as usize, b as usize]),
+                Op::Goto(a) => todo.push(a as usize),
+                _ => return None,
+            }
+        }
+        Some(legs)
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
@@ -702,6 +736,7 @@ impl<'a> Compiler<'a> {
                 plain: false,
                 disjoint: false,
                 marks: 0,
+                entry: None,
             });
         }
         let node = if alts.len() == 1 {
@@ -788,6 +823,7 @@ impl<'a> Compiler<'a> {
                 plain: false,
                 disjoint: false,
                 marks: e.marks,
+                entry: None,
             })
         } else {
             Err(e.errors)

@@ -110,10 +110,7 @@ impl Machine {
         prog: &Program,
         sink: &mut S,
     ) {
-        self.next_epoch(pos.cells().len());
-        self.caps.clear();
-        self.prev.clear();
-        self.fps.clear();
+        self.fresh_options(pos.cells().len());
         let cx = Direct::new(rules, pos, prog, side, from, from);
         self.direct_ops(&cx, sink, 0, from, 0, false, StoneEffect::None, false);
     }
@@ -214,9 +211,10 @@ impl Machine {
 
     /// Runs the `emit` ops a program of chains starts with (its top-level alternatives of one
     /// leg) straight on the position, as [`Machine::single_leg`] would, and returns the op the
-    /// general interpreter goes on from. Called after [`Machine::prepare`]: the options found
-    /// here stay known to it, so a chain that ends on one of them with the same captures is
-    /// merged into it as before.
+    /// general interpreter goes on from. Called on a fresh round of options, before
+    /// [`Machine::prepare`] (which keeps them): the options found here stay known to the
+    /// interpreter, so a chain that ends on one of them with the same captures is merged into
+    /// it as before.
     pub(super) fn direct_emits<S: Sink>(
         &mut self,
         rules: &Ruleset,
@@ -289,4 +287,31 @@ impl Machine {
             self.range.push(t);
         }
     }
+}
+
+/// Whether a path after the leading `emit` ops of `prog` may begin from `from`: false only
+/// where the program says which legs every such path begins with ([`Program::entry`]) and
+/// none of them can land, read straight from the position (the general interpreter's first
+/// leg lands on no more cells: its board is the position, with only the origin visited).
+/// For a placement range (`range`) every cell a leg reaches is a landing.
+pub(super) fn may_enter(
+    range: bool,
+    rules: &Ruleset,
+    pos: &Position,
+    from: Cell,
+    side: Side,
+    prog: &Program,
+) -> bool {
+    let Some(entry) = &prog.entry else {
+        return true;
+    };
+    let cx = Direct::new(rules, pos, prog, side, from, from);
+    entry.iter().any(|&l| {
+        let leg = &prog.legs[usize::from(l)];
+        let mut lands = false;
+        cx.leg_landings(leg, from, &mut |t, _| {
+            lands |= range || landing(leg, side, cx.occ(t), cx.collectable).is_some();
+        });
+        lands
+    })
 }

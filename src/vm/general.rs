@@ -67,7 +67,10 @@ impl At {
 }
 
 impl Machine {
-    pub(super) fn prepare(&mut self, pos: &Position, from: Cell) {
+    /// Sets the machine up for a run of the general interpreter from `from`: the board copied,
+    /// the visited cells, the work counters; with `fresh`, a new round of options too (without
+    /// it, the options the leading `emit` ops have listed stay known, for merging).
+    pub(super) fn prepare(&mut self, pos: &Position, from: Cell, fresh: bool) {
         let n = pos.cells().len();
         self.work.landings = 0;
         self.work.stopped = None;
@@ -94,11 +97,9 @@ impl Machine {
         self.visited.clear();
         self.visited.resize(n, 0);
         self.visited[from.index()] = 1;
-        self.caps.clear();
-        self.prev.clear();
-        self.fps.clear();
-        self.next_epoch(n);
-        self.range.clear();
+        if fresh {
+            self.fresh_options(n);
+        }
     }
 
     /// Whether a path may not enter `c`: a cell visited before, or for a free walk only the

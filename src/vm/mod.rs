@@ -402,7 +402,19 @@ impl Machine {
             self.single_leg(rules, pos, from, side, prog, sink);
             return;
         }
-        self.prepare(pos, from);
+        // The single legs in front of the chains are read straight from the position; the
+        // chains run only where one of their first legs can land.
+        let pc = if self.general_only {
+            0
+        } else {
+            self.fresh_options(pos.cells().len());
+            let pc = self.direct_emits(rules, pos, from, side, prog, sink);
+            if sink.done() || !direct::may_enter(S::RANGE, rules, pos, from, side, prog) {
+                return;
+            }
+            pc
+        };
+        self.prepare(pos, from, self.general_only);
         self.marks.clear();
         self.marks.resize(usize::from(prog.marks), 0);
         let cx = Ctx {
@@ -416,15 +428,7 @@ impl Machine {
             revisit: rules.turn.revisit_after_capture,
             home: rules.turn.home_after_capture,
         };
-        // The single legs in front of the chains are read straight from the position.
-        let pc = if self.general_only {
-            0
-        } else {
-            self.direct_emits(rules, pos, from, side, prog, sink)
-        };
-        if !sink.done() {
-            self.run(&cx, sink, general::At::start(from).to(pc));
-        }
+        self.run(&cx, sink, general::At::start(from).to(pc));
         if self.work.landings > ORDINARY_RUN {
             self.charge_excess();
         }
@@ -440,6 +444,16 @@ impl Machine {
             });
         }
         self.halt = false;
+    }
+
+    /// Starts a new round of options: no captured cells, no options or range cells known
+    /// (sized for `n` cells).
+    fn fresh_options(&mut self, n: usize) {
+        self.range.clear();
+        self.caps.clear();
+        self.prev.clear();
+        self.fps.clear();
+        self.next_epoch(n);
     }
 
     /// Starts a new round of `stamp` marks (sized for `n` cells).
