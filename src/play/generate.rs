@@ -806,15 +806,16 @@ impl Core {
                     while rest != 0 {
                         let c = Cell::new(rest.trailing_zeros() as usize);
                         rest &= rest - 1;
-                        self.landings_counted(
-                            rules,
-                            pos,
-                            (b, sets, prog),
-                            (c, kind),
-                            loud_cells,
-                            tally,
-                            f,
-                        );
+                        let targets =
+                            b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+                                rules.regions[r.index()].cells[side].contains(c)
+                            });
+                        let loud = targets & loud_cells;
+                        let quiet_moves = (targets & !loud).count_ones() as usize;
+                        tally.any_move |= targets != 0;
+                        tally.count += quiet_moves;
+                        self.quiet_counted += quiet_moves;
+                        tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
                     }
                 }
             }
@@ -864,8 +865,16 @@ impl Core {
             _ => None,
         };
         if let Some((b, sets, prog, fire)) = in_sets {
-            let loud_cells = sets.land | (sets.enemy & sets.vacate) | fire | q.checks_from(kind);
-            self.landings_counted(rules, pos, (b, sets, prog), (c, kind), loud_cells, tally, f);
+            let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+                rules.regions[r.index()].cells[side].contains(c)
+            });
+            let loud =
+                targets & (sets.land | (sets.enemy & sets.vacate) | fire | q.checks_from(kind));
+            let quiet_moves = (targets & !loud).count_ones() as usize;
+            tally.any_move |= targets != 0;
+            tally.count += quiet_moves;
+            self.quiet_counted += quiet_moves;
+            tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
             return true;
         }
         // Where giving check is forbidden, only moves in cell sets are counted unseen: the
@@ -1047,33 +1056,6 @@ impl Core {
             f,
         );
         true
-    }
-
-    /// The moves of the plain piece of `kind` on `c`, from its landings in cell sets (program
-    /// `prog`): those onto `loud_cells` played out (see [`Core::moves_onto`]), the others only
-    /// counted.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn landings_counted(
-        &mut self,
-        rules: &Ruleset,
-        pos: &Position,
-        (b, sets, prog): (&bits::BitMoves, BoardSets, &bits::BitProgram),
-        (c, kind): (Cell, PieceKindId),
-        loud_cells: u128,
-        tally: &mut Tally,
-        f: &mut impl FnMut(&TurnView<'_>),
-    ) {
-        let side = pos.side;
-        let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
-            rules.regions[r.index()].cells[side].contains(c)
-        });
-        let loud = targets & loud_cells;
-        let quiet_moves = (targets & !loud).count_ones() as usize;
-        tally.any_move |= targets != 0;
-        tally.count += quiet_moves;
-        self.quiet_counted += quiet_moves;
-        tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
     }
 
     /// The turns of the piece (`from`, of `kind`) moving onto each cell of `cells`, capturing
