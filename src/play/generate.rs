@@ -1269,7 +1269,13 @@ impl Core {
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let mut kinds = std::mem::take(&mut self.kinds);
-        self.kind_choices(rules, pos, from, kind, step, &mut kinds);
+        if rules.pieces[kind.index()].changes.is_empty() {
+            // A kind without changes stays itself.
+            kinds.clear();
+            kinds.push(None);
+        } else {
+            self.kind_choices(rules, pos, from, kind, step, &mut kinds);
+        }
         let mut count = 0;
         for &promote in &kinds {
             let view =
