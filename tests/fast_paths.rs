@@ -745,7 +745,7 @@ fn chains_begin_with_known_legs() {
     assert!(homer.moves.chains);
     assert_eq!(homer.moves.entry, None);
     let r = rules("bollwerk178");
-    let guard = &r.pieces[0].moves;
+    let guard = &r.pieces.iter().find(|p| p.id == "guard").unwrap().moves;
     assert_eq!(
         leg_text(guard, guard.entry.as_deref().unwrap()),
         [
