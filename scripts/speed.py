@@ -64,11 +64,17 @@ ZH_MID = "5B~2/1k6/2n3r1/6q1/5p1n/2B2b1n/p1KP4/8[QRPPPPrrbbnpppppppp] b - - 0 61
 SHOGI_MID = "2s+N1kg2/l7l/nPg2p2n/4p3p/3pPPr1s/2BPR2pP/PKB3+p1L/L2S2S1G/1G5N1[PPpppp] w - - 0 54"
 MINISHOGI_START = "rbsgk/4p/5/P4/KGSBR[-] w 0 1"
 JANGGI_MID = "2ba1ab2/2r2k3/1cnc2n2/2p2ppp1/p7r/2P2P1NP/P5P2/RCN4C1/3K5/2BAA1B1R w - - 40 21"
+# The chessprogramming wiki's first Chess960 perft position (tests/perft/chess960.perft).
+CHESS960_FIRST = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+HORDE_START = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
 
 CASES = [
     ("chess start", "chess", None, 5, ("std", "chess", CHESS_START), CHESS_START),
     ("chess Kiwipete", "chess", KIWIPETE, 4, ("std", "chess", KIWIPETE), KIWIPETE),
     ("xiangqi start", "xiangqi", None, 4, ("large", "xiangqi", XIANGQI_START), None),
+    # Fairy-Stockfish plays it as chess with `UCI_Chess960` on (the "960" marks that).
+    ("Chess960 position 1", "chess960", CHESS960_FIRST, 5,
+     ("std", "chess960", CHESS960_FIRST), None),
     # Games of the generality issue that Fairy-Stockfish plays (its positions, its FEN).
     ("three-check mid-game", "3check", CHECKS_MID, 4, ("std", "3check", CHECKS_MID), None),
     ("racing kings start", "racingkings", RK_START, 4, ("std", "racingkings", RK_START), None),
@@ -80,6 +86,7 @@ CASES = [
     ("crazyhouse mid-game", "crazyhouse", ZH_MID, 3, ("std", "crazyhouse", ZH_MID), None),
     ("shogi mid-game", "shogi", SHOGI_MID, 3, ("large", "shogi", SHOGI_MID), None),
     ("minishogi start", "minishogi", None, 5, ("std", "minishogi", MINISHOGI_START), None),
+    ("horde start", "horde", None, 6, ("std", "horde", HORDE_START), None),
     ("janggi mid-game", "janggi", JANGGI_MID, 3, ("large", "janggi", JANGGI_MID), None),
     ("draughts start", "draughts", None, 8, None, None),
     ("Bollwerk 178 start", "bollwerk178", None, 2, None, None),
@@ -309,8 +316,10 @@ def bulwark_perft(binary, variant, position, depth, repeat):
 
 
 def fsf_perft(binary, uci_variant, fen, depth, repeat):
-    script = (f"setoption name UCI_Variant value {uci_variant}\n"
-              f"position fen {fen}\ngo perft {depth}\nquit\n")
+    # Chess960 is chess with the UCI_Chess960 option on.
+    setup = ("setoption name UCI_Chess960 value true\n" if uci_variant == "chess960"
+             else f"setoption name UCI_Variant value {uci_variant}\n")
+    script = f"{setup}position fen {fen}\ngo perft {depth}\nquit\n"
     parse = lambda out: int(re.search(r"Nodes searched: (\d+)", out).group(1))
     return best([binary], repeat, parse, stdin=script)
 

@@ -87,6 +87,32 @@ impl<'a> Among<'a> {
     }
 }
 
+/// The side's pieces whose turns are still to be found, in cell order: a list, or a cell set
+/// (of a board of at most 128 cells).
+enum Pieces<'a> {
+    List(std::slice::Iter<'a, Cell>),
+    Set(u128),
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        match self {
+            Pieces::List(cells) => cells.next().copied(),
+            Pieces::Set(set) => {
+                if *set == 0 {
+                    return None;
+                }
+                let c = Cell::new(set.trailing_zeros() as usize);
+                *set &= *set - 1;
+                Some(c)
+            }
+        }
+    }
+}
+
 /// What [`Generator::census`] finds besides its lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Census {
@@ -580,13 +606,13 @@ impl Core {
             // The board and the sensitive cells as cell sets, for plain pieces counted in sets.
             sets: match (quiet, rules.bit_moves()) {
                 (Some(q), Some(b)) if self.vm.plain_allowed() => {
-                    Some((b, board_sets(q, own, foes.cells)))
+                    Some((b, board_sets(q, pos, own, foes.cells)))
                 }
                 _ => None,
             },
             loud: match rules.bit_moves() {
                 Some(b) if self.loud_only && rules.stones.is_empty() && self.vm.plain_allowed() => {
-                    Some((b, piece_sets(own, foes.cells)))
+                    Some((b, piece_sets(pos, own, foes.cells)))
                 }
                 _ => None,
             },
@@ -618,10 +644,15 @@ impl Core {
             }
             _ => 0,
         };
-        for &c in pieces {
-            if together != 0 && together & bits::bit(c) != 0 {
-                continue;
+        // The pieces not taken: as a set where some were (the own pieces are the board's
+        // pieces less the enemy's), else the list.
+        let rest = match shared.sets {
+            Some((_, sets)) if together != 0 => {
+                Pieces::Set(sets.occupied & !sets.enemy & !together)
             }
+            _ => Pieces::List(pieces.iter()),
+        };
+        for c in rest {
             self.piece_turns(rules, pos, c, &shared, &mut tally, f);
         }
         if self.only.is_some() {
@@ -1083,6 +1114,7 @@ impl Core {
     /// The en-passant capture of the piece on `c` onto `target`, taking `victim` (the piece
     /// that passed over it), if its captures may land there.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn en_passant_turn(
         &mut self,
         rules: &Ruleset,
@@ -1093,10 +1125,28 @@ impl Core {
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        // Out of its legs' reach: no copy of the position, no run.
+        // Out of its legs' reach: no copy of the position, no run (asked here, inlined into
+        // the loops over the pieces, since most pieces are out of reach).
         if !self.vm.may_capture(rules, pos.side, kind, c, target) {
             return 0;
         }
+        self.en_passant_played(rules, pos, c, kind, (target, victim), tally, f)
+    }
+
+    /// [`Core::en_passant_turn`] for a piece whose legs may reach the cell: asked on the
+    /// position with the passing piece stood in on the cell passed over.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn en_passant_played(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        c: Cell,
+        kind: PieceKindId,
+        (target, victim): (Cell, Cell),
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
         let mut probe = self.take_scratch();
         (*probe).clone_from(pos);
         probe.put(target, Occupant::piece(pos.side.opponent(), kind));
@@ -3151,20 +3201,30 @@ struct Tally {
 }
 
 /// The board and the sensitive cells as cell sets.
-fn board_sets(q: &Sensitive, own: &[Cell], foes: &[Cell]) -> BoardSets {
+fn board_sets(q: &Sensitive, pos: &Position, own: &[Cell], foes: &[Cell]) -> BoardSets {
     BoardSets {
         land: q.land.low128(),
         vacate: q.vacate.low128(),
-        ..piece_sets(own, foes)
+        ..piece_sets(pos, own, foes)
     }
 }
 
-/// The board as cell sets (no sensitive cells).
-fn piece_sets(own: &[Cell], foes: &[Cell]) -> BoardSets {
+/// The board as cell sets (no sensitive cells): the side to move's pieces are `own`, the
+/// enemy's `foes` (every piece of each side), read from the position's sets where it has
+/// them.
+fn piece_sets(pos: &Position, own: &[Cell], foes: &[Cell]) -> BoardSets {
     let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
-    let enemy = of(foes);
+    let (mine, enemy) = if pos.has_piece_sets() {
+        let sides = pos
+            .kind_sets()
+            .fold([0u128; 2], |m, of| [m[0] | of[0], m[1] | of[1]]);
+        (sides[pos.side.index()], sides[pos.side.opponent().index()])
+    } else {
+        (of(own), of(foes))
+    };
+    debug_assert_eq!((mine, enemy), (of(own), of(foes)));
     BoardSets {
-        occupied: of(own) | enemy,
+        occupied: mine | enemy,
         enemy,
         land: 0,
         vacate: 0,
