@@ -537,16 +537,25 @@ fn rehash_rest(
             }
         }
     }
-    hash = hash
-        .wrapping_sub(z.taboo(taboo))
-        .wrapping_add(z.taboo(after.taboo));
-    hash = hash.wrapping_sub(z.ep(ep)).wrapping_add(z.ep(after.ep));
-    hash = hash
-        .wrapping_sub(z.castling(castling))
-        .wrapping_add(z.castling(after.castling));
-    hash = hash
-        .wrapping_sub(z.passes(passes))
-        .wrapping_add(z.passes(after.passes));
+    // Each part only where it changed (most turns keep the rights and the counters).
+    if taboo != after.taboo {
+        hash = hash
+            .wrapping_sub(z.taboo(taboo))
+            .wrapping_add(z.taboo(after.taboo));
+    }
+    if ep != after.ep {
+        hash = hash.wrapping_sub(z.ep(ep)).wrapping_add(z.ep(after.ep));
+    }
+    if castling != after.castling {
+        hash = hash
+            .wrapping_sub(z.castling(castling))
+            .wrapping_add(z.castling(after.castling));
+    }
+    if passes != after.passes {
+        hash = hash
+            .wrapping_sub(z.passes(passes))
+            .wrapping_add(z.passes(after.passes));
+    }
     if after.side == Side::Black {
         hash.wrapping_add(z.black)
     } else {
