@@ -395,15 +395,19 @@ pub enum Flank {
     Low,
 }
 
+/// Cells of one row for a castling: on the stack up to sixteen (derived at every node for a
+/// free castling, so not allocated).
+pub type CastlingRow = smallvec::SmallVec<[Cell; 16]>;
+
 /// Where the pieces of one castling stand in a position, and what it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CastlingCells {
     /// The king's cell.
     pub king: Cell,
     /// Cells that must be empty (other than the king and its partners).
-    pub empty: Vec<Cell>,
+    pub empty: CastlingRow,
     /// Cells that must not be attacked.
-    pub safe: Vec<Cell>,
+    pub safe: CastlingRow,
 }
 
 /// What ending without a legal turn means for the side to move.
@@ -988,16 +992,19 @@ impl Ruleset {
         let Some(flank) = c.free else {
             return Some(CastlingCells {
                 king: c.king.0,
-                empty: c.empty.clone(),
-                safe: c.safe.clone(),
+                empty: c.empty.iter().copied().collect(),
+                safe: c.safe.iter().copied().collect(),
             });
         };
         let &(partner, partner_to) = c.partners.first()?;
         let (pcol, prow) = self.topo.layout(partner);
-        let king = self.topo.cells().find(|&x| {
-            matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.castles_as_king(c, k))
-                && self.topo.layout(x).1 == prow
-        })?;
+        // The first such piece in cell order on the partner's row (read along the row only).
+        let king = (0..self.topo.files())
+            .filter_map(|col| self.topo.at_layout(col, prow))
+            .filter(|&x| {
+                matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.castles_as_king(c, k))
+            })
+            .min_by_key(|x| x.index())?;
         let kcol = self.topo.layout(king).0;
         let right_side = match flank {
             Flank::High => pcol > kcol,
