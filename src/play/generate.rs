@@ -40,6 +40,9 @@ pub struct Generator {
     foes: Vec<Cell>,
     /// The cells of the side to move's pieces, in the position generated from.
     own: Vec<Cell>,
+    /// Where the census was read from the position's cell sets, `own` and `foes` are left
+    /// empty: these are their cells, as sets (see [`rosters`]).
+    census_sets: Option<(u128, u128)>,
     /// Where turns may not give check: the cells whose change could expose an enemy royal
     /// piece to the side to move's pieces (as [`Sensitive`] with the sides swapped, the
     /// attackers free to move) and the enemy royal pieces' cells.
@@ -68,18 +71,27 @@ pub struct Generator {
 /// kind not present).
 #[derive(Debug, Clone, Copy)]
 struct Among<'a> {
-    cells: &'a [Cell],
+    cells: Roster<'a>,
     sets: Option<&'a [u128]>,
 }
 
 impl<'a> Among<'a> {
     /// Just these cells.
     fn cells(cells: &'a [Cell]) -> Among<'a> {
+        Among {
+            cells: Roster::List(cells),
+            sets: None,
+        }
+    }
+
+    /// The pieces of a roster.
+    fn roster(cells: Roster<'a>) -> Among<'a> {
         Among { cells, sets: None }
     }
 
-    /// The census's enemy pieces.
-    fn foes(cells: &'a [Cell], sets: &'a [u128]) -> Among<'a> {
+    /// The census's enemy pieces (or any side's pieces), with their cell sets per kind (in
+    /// kind order; none where `sets` is empty).
+    fn foes(cells: Roster<'a>, sets: &'a [u128]) -> Among<'a> {
         Among {
             cells,
             sets: (!sets.is_empty()).then_some(sets),
@@ -109,6 +121,72 @@ impl Iterator for Pieces<'_> {
                 *set &= *set - 1;
                 Some(c)
             }
+        }
+    }
+}
+
+/// The cells of one side's pieces, in cell order: a list, or a cell set (the census's form
+/// on a board of at most 128 cells whose position keeps its pieces' cell sets, which costs
+/// no list).
+#[derive(Debug, Clone, Copy)]
+enum Roster<'a> {
+    List(&'a [Cell]),
+    Set(u128),
+}
+
+/// Whether a royal piece of the side to move (on `royals`) is attacked by the enemy pieces
+/// `among`, asked forwards from them.
+fn royal_attacked(
+    check: &mut Core,
+    rules: &Ruleset,
+    pos: &Position,
+    royals: &[Cell],
+    among: Among<'_>,
+) -> bool {
+    let by = pos.side.opponent();
+    royals
+        .iter()
+        .any(|&c| check.attacked_forward(rules, pos, c, by, among))
+}
+
+/// The census's rosters of the side to move's pieces and the enemy's: the sets where it took
+/// them (`sets`), else the lists.
+fn rosters<'a>(
+    own: &'a [Cell],
+    foes: &'a [Cell],
+    sets: Option<(u128, u128)>,
+) -> (Roster<'a>, Roster<'a>) {
+    match sets {
+        Some((own, foes)) => (Roster::Set(own), Roster::Set(foes)),
+        None => (Roster::List(own), Roster::List(foes)),
+    }
+}
+
+impl<'a> Roster<'a> {
+    #[inline]
+    fn iter(self) -> Pieces<'a> {
+        match self {
+            Roster::List(cells) => Pieces::List(cells.iter()),
+            Roster::Set(set) => Pieces::Set(set),
+        }
+    }
+
+    fn contains(self, c: Cell) -> bool {
+        match self {
+            Roster::List(cells) => cells.contains(&c),
+            Roster::Set(set) => c.index() < 128 && set & bits::bit(c) != 0,
+        }
+    }
+
+    fn first(self) -> Option<Cell> {
+        self.iter().next()
+    }
+
+    /// The cells as a set (of a board of at most 128 cells).
+    fn set(self) -> u128 {
+        match self {
+            Roster::List(cells) => cells.iter().fold(0u128, |m, &c| m | bits::bit(c)),
+            Roster::Set(set) => set,
         }
     }
 }
@@ -412,14 +490,14 @@ impl Core {
                 }
                 return false;
             }
-            return among.cells.iter().any(|&c| {
+            return among.cells.iter().any(|c| {
                 matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                     && row[2 * k.index() + s.index()] & bits::bit(c) != 0
                     && self.captures(rules, pos, on, (c, s, k), cell))
             });
         }
         let to = rules.topo.offset_key(cell);
-        among.cells.iter().any(|&c| {
+        among.cells.iter().any(|c| {
             matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && attacks_as(rules, k)
                 && rules.attack_reach().could_capture(k, s, rules.topo.offset_key(c), to))
                 && self.vm.captures_cell(rules, on.board(pos), c, cell)
@@ -583,7 +661,7 @@ impl Core {
         &mut self,
         rules: &Ruleset,
         pos: &Position,
-        own: &[Cell],
+        own: Roster<'_>,
         foes: Among<'_>,
         in_check: Option<bool>,
         quiet: Option<&Sensitive>,
@@ -593,7 +671,7 @@ impl Core {
         self.quiet_counted = 0;
         debug_assert!(
             own.iter()
-                .all(|&c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
+                .all(|c| matches!(pos.at(c).as_piece(), Some((s, _)) if s == side))
         );
         self.weighed = false;
         self.planed = false;
@@ -625,11 +703,11 @@ impl Core {
         };
         let mut tally = Tally::default();
         // One loop (one call of `piece_turns`, which is inlined) for every piece or one.
-        let only = self.only.filter(|c| own.contains(c));
+        let only = self.only.filter(|&c| own.contains(c));
         let pieces = match (self.only, &only) {
             (None, _) => own,
-            (Some(_), Some(c)) => std::slice::from_ref(c),
-            (Some(_), None) => &[],
+            (Some(_), Some(c)) => Roster::List(std::slice::from_ref(c)),
+            (Some(_), None) => Roster::List(&[]),
         };
         // Plain kinds with cell-set programs: counted a kind at a time (by fixed offsets in
         // cell order where they can), their pieces passed over below.
@@ -650,7 +728,7 @@ impl Core {
             Some((_, sets)) if together != 0 => {
                 Pieces::Set(sets.occupied & !sets.enemy & !together)
             }
-            _ => Pieces::List(pieces.iter()),
+            _ => pieces.iter(),
         };
         for c in rest {
             self.piece_turns(rules, pos, c, &shared, &mut tally, f);
@@ -673,9 +751,9 @@ impl Core {
         tally.count += self.castling_turns(rules, pos, in_check, foes, f);
         // A pass (`[turn] pass`), written with the side's royal piece, or its first piece.
         if rules.turn.pass
-            && let Some(&c) = own
+            && let Some(c) = own
                 .iter()
-                .find(|&&c| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k)))
+                .find(|&c| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k)))
                 .or(own.first())
         {
             f(&TurnView::passing(c));
@@ -2246,16 +2324,15 @@ impl Generator {
                 check,
                 royals,
                 foes,
+                census_sets,
                 foe_sets,
                 known_check,
                 ..
             } = self;
+            let (_, foes) = rosters(&[], foes, *census_sets);
             let foes = Among::foes(foes, foe_sets);
-            let in_check = *known_check.get_or_insert_with(|| {
-                !royals
-                    .iter()
-                    .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), foes))
-            });
+            let in_check =
+                *known_check.get_or_insert_with(|| royal_attacked(check, rules, pos, royals, foes));
             return !in_check;
         }
         let mut enemies = std::mem::take(&mut self.enemies);
@@ -2461,9 +2538,8 @@ impl Generator {
         if with_sets {
             sets.resize(rules.pieces.len(), 0);
         }
-        list(&mut self.own, sides[me]);
         list(&mut self.royals, royal[me]);
-        list(&mut self.foes, sides[them]);
+        self.census_sets = Some((sides[me], sides[them]));
         Census {
             royal_sides: BySide::new(royal[0] != 0, royal[1] != 0),
             pieces: BySide::new(sides[0] != 0, sides[1] != 0),
@@ -2474,6 +2550,7 @@ impl Generator {
     /// [`Generator::take_census`] by a pass over the board.
     fn census_by_scan(&mut self, rules: &Ruleset, pos: &Position) -> Census {
         let side = pos.side;
+        self.census_sets = None;
         self.own.clear();
         self.royals.clear();
         self.foes.clear();
@@ -2573,6 +2650,7 @@ impl Generator {
             royals,
             foes,
             own,
+            census_sets,
             given,
             counted_giving,
             their_royals,
@@ -2580,12 +2658,10 @@ impl Generator {
             known_check,
             ..
         } = self;
+        let (own, foes) = rosters(own, foes, *census_sets);
         let among = Among::foes(foes, foe_sets);
-        let in_check = *known_check.get_or_insert_with(|| {
-            !royals
-                .iter()
-                .all(|&c| !check.attacked_forward(rules, pos, c, side.opponent(), among))
-        });
+        let in_check =
+            *known_check.get_or_insert_with(|| royal_attacked(check, rules, pos, royals, among));
         // Neutral pieces that give check are found only by the general test: every turn is
         // played and tested (the shortcuts know only the sides' own pieces).
         let reference = *exhaustive || rules.neutral.as_ref().is_some_and(|n| n.gives_check);
@@ -2709,10 +2785,11 @@ impl Generator {
                 });
             }
         }
-        let (own, foes) = (
+        let (own_list, foe_list) = (
             std::mem::take(&mut self.own),
             std::mem::take(&mut self.foes),
         );
+        let (own, foes) = rosters(&own_list, &foe_list, self.census_sets);
         // Counting only: every turn is legal, so a plain piece's quiet moves are counted
         // unreported, as out of check in a game with royal pieces (no cell is sensitive),
         // where the movement programs have cell sets (elsewhere listing them costs less).
@@ -2725,8 +2802,8 @@ impl Generator {
         let (count, any_move) = self.core.pseudo(
             rules,
             pos,
-            &own,
-            Among::cells(&foes),
+            own,
+            Among::roster(foes),
             None,
             quiet,
             &mut |t| {
@@ -2738,7 +2815,7 @@ impl Generator {
             },
         );
         let count = count - loud;
-        (self.own, self.foes) = (own, foes);
+        (self.own, self.foes) = (own_list, foe_list);
         if count == 0 && !self.core.loud_only && !quiet_only && self.core.only.is_none() {
             return Err(Outcome {
                 winner: Some(side.opponent()),
@@ -2768,7 +2845,7 @@ struct Safety<'a> {
     /// The enemy pieces' cells before the turn.
     foes: Among<'a>,
     /// The mover's pieces' cells before the turn.
-    own: &'a [Cell],
+    own: Roster<'a>,
     /// Test by the general route only (no shortcut): the reference the others are checked
     /// against.
     reference: bool,
@@ -2789,7 +2866,7 @@ impl<'a> Safety<'a> {
         (check, after, undo): (&'a mut Core, &'a mut Position, &'a mut Undo),
         royals: &'a [Cell],
         foes: Among<'a>,
-        own: &'a [Cell],
+        own: Roster<'a>,
         reference: bool,
     ) -> Self {
         Safety {
@@ -3043,7 +3120,7 @@ impl<'a> Safety<'a> {
                     .foes
                     .cells
                     .iter()
-                    .any(|&c| royal_of(&after.at(c), side.opponent()))
+                    .any(|c| royal_of(&after.at(c), side.opponent()))
             } else {
                 count(side.opponent()) == 0
             };
@@ -3095,9 +3172,9 @@ impl<'a> Safety<'a> {
         let enemy = mover.opponent();
         match t.to() {
             // The enemy's royal pieces stand where they stood, among its pieces.
-            Some(to) if moved_only && t.castle().is_none() => foes.cells.iter().all(|&c| {
+            Some(to) if moved_only && t.castle().is_none() => foes.cells.iter().all(|c| {
                 !matches!(after.at(c).as_piece(), Some((s, k)) if s == enemy && rules.is_royal(k))
-                    || !(check.attacked_forward(rules, after, c, mover, Among::cells(own))
+                    || !(check.attacked_forward(rules, after, c, mover, Among::roster(*own))
                         || check.attacked_forward(rules, after, c, mover, Among::cells(&[to])))
             }),
             _ => check.royals_safe(rules, after, enemy),
@@ -3201,7 +3278,7 @@ struct Tally {
 }
 
 /// The board and the sensitive cells as cell sets.
-fn board_sets(q: &Sensitive, pos: &Position, own: &[Cell], foes: &[Cell]) -> BoardSets {
+fn board_sets(q: &Sensitive, pos: &Position, own: Roster<'_>, foes: Roster<'_>) -> BoardSets {
     BoardSets {
         land: q.land.low128(),
         vacate: q.vacate.low128(),
@@ -3212,8 +3289,8 @@ fn board_sets(q: &Sensitive, pos: &Position, own: &[Cell], foes: &[Cell]) -> Boa
 /// The board as cell sets (no sensitive cells): the side to move's pieces are `own`, the
 /// enemy's `foes` (every piece of each side), read from the position's sets where it has
 /// them.
-fn piece_sets(pos: &Position, own: &[Cell], foes: &[Cell]) -> BoardSets {
-    let of = |cells: &[Cell]| cells.iter().fold(0u128, |m, &c| m | bits::bit(c));
+fn piece_sets(pos: &Position, own: Roster<'_>, foes: Roster<'_>) -> BoardSets {
+    let of = |cells: Roster<'_>| cells.set();
     let (mine, enemy) = if pos.has_piece_sets() {
         let sides = pos
             .kind_sets()
@@ -3433,6 +3510,8 @@ struct Sensitive {
     /// With `checks`: the enemy royal pieces' cells they were found for.
     their_royals: Vec<Cell>,
     walked: Vec<Cell>,
+    /// Scratch for [`Sensitive::compute_giving`]: the mover's pieces per kind as cell sets.
+    kind_cells: Vec<u128>,
     table: Option<std::sync::Arc<AttackLines>>,
 }
 
@@ -3595,26 +3674,37 @@ impl Sensitive {
         pos: &Position,
         check: &mut Core,
         their_royals: &mut Vec<Cell>,
-        own: &[Cell],
-        foes: &[Cell],
+        own: Roster<'_>,
+        foes: Roster<'_>,
     ) -> bool {
         let side = pos.side;
         their_royals.clear();
         their_royals.extend(
             foes.iter()
-                .copied()
                 .filter(|&c| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k))),
         );
-        let own_kinds = own.iter().fold(0u64, |m, &c| {
-            m | pos
-                .at(c)
-                .as_piece()
-                .map_or(0, |(_, k)| 1u64.checked_shl(k.index() as u32).unwrap_or(0))
-        });
-        their_royals
+        let bit = |k: usize| 1u64.checked_shl(k as u32).unwrap_or(0);
+        let own_kinds = if pos.has_piece_sets() {
+            pos.kind_sets().enumerate().fold(0u64, |m, (k, of)| {
+                if of[side.index()] != 0 { m | bit(k) } else { m }
+            })
+        } else {
+            own.iter().fold(0u64, |m, c| {
+                m | pos.at(c).as_piece().map_or(0, |(_, k)| bit(k.index()))
+            })
+        };
+        // The mover's pieces per kind as cell sets, where the reach table has cell sets: each
+        // enemy royal piece asked in a few set operations, not piece by piece.
+        let mut sets = std::mem::take(&mut self.kind_cells);
+        sets.clear();
+        if pos.has_piece_sets() && rules.attack_reach().from_set_row(Cell::new(0)).is_some() {
+            sets.extend(pos.kind_sets().map(|of| of[side.index()]));
+        }
+        let safe = their_royals
             .iter()
-            .all(|&c| !check.attacked_forward(rules, pos, c, side, Among::cells(own)))
-            && self.compute(rules, pos, side.opponent(), their_royals, own_kinds, true)
+            .all(|&c| !check.attacked_forward(rules, pos, c, side, Among::foes(own, &sets)));
+        self.kind_cells = sets;
+        safe && self.compute(rules, pos, side.opponent(), their_royals, own_kinds, true)
     }
 
     /// With the sets for giving check: whether `t`, a movement that leaves them alone, gives
@@ -4136,12 +4226,14 @@ mod tests {
     }
 
     /// The census read from the position's cell sets and the census by a pass over the board
-    /// agree: lists (in cell order), the enemy kinds' sets and what the census reports.
+    /// agree: rosters (in cell order; sets for the one, lists for the other), the enemy kinds'
+    /// sets and what the census reports.
     fn same_census(g: &mut Generator, rules: &Ruleset, pos: &Position) {
         let fast = g.census_from_sets(rules, pos);
         let lists = |g: &Generator| {
-            let (own, royals, foes) = (g.own.clone(), g.royals.clone(), g.foes.clone());
-            (own, royals, foes, g.foe_sets.clone())
+            let (own, foes) = rosters(&g.own, &g.foes, g.census_sets);
+            let list = |r: Roster<'_>| r.iter().collect::<Vec<_>>();
+            (list(own), g.royals.clone(), list(foes), g.foe_sets.clone())
         };
         let fast_lists = lists(g);
         let slow = g.census_by_scan(rules, pos);
