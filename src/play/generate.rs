@@ -3545,21 +3545,58 @@ struct Line {
     /// at most 128 cells (empty on larger ones): a line with no attacker of its kinds on it
     /// marks nothing and is not walked.
     rays: Vec<u128>,
+    /// The group of its `kinds` among the side's lines: lines of the same kinds (most games
+    /// have two or three groups: the orthogonal riders, the diagonal ones) share one, whose
+    /// pieces are gathered once a position rather than once a line ([`Attackers`]).
+    group: usize,
 }
 
 impl Line {
     /// Whether an attacker along the line towards the royal piece on `r` may stand on it: some
     /// of its kinds are among the enemy's kinds `present` and, where the position has cell
-    /// sets, a piece of `enemy` of one of them stands on the line (else there is nothing to
-    /// walk).
+    /// sets, a piece of one of them stands on the line (else there is nothing to walk).
     #[inline]
-    fn may_hold(&self, pos: &Position, enemy: Side, r: Cell, present: u64) -> bool {
+    fn may_hold(&self, pos: &Position, r: Cell, present: u64, attackers: &mut Attackers) -> bool {
         self.kinds & present != 0
             && !(pos.has_piece_sets()
                 && self
                     .rays
                     .get(r.index())
-                    .is_some_and(|&ray| ray & enemy_cells(pos, enemy, self.kinds) == 0))
+                    .is_some_and(|&ray| ray & attackers.cells(pos, self.group, self.kinds) == 0))
+    }
+}
+
+/// The enemy's pieces of each group of kinds of its lines (see [`Line::group`]), gathered
+/// from the position's cell sets the first time a line of the group asks (groups past the
+/// eighth every time).
+struct Attackers {
+    enemy: Side,
+    cells: [u128; 8],
+    known: u8,
+}
+
+impl Attackers {
+    fn new(enemy: Side) -> Attackers {
+        Attackers {
+            enemy,
+            cells: [0; 8],
+            known: 0,
+        }
+    }
+
+    /// The cells of the enemy's pieces of `kinds`, the kinds of group `group`.
+    #[inline]
+    fn cells(&mut self, pos: &Position, group: usize, kinds: u64) -> u128 {
+        let Some(&known) = self.cells.get(group) else {
+            return enemy_cells(pos, self.enemy, kinds);
+        };
+        if self.known >> group & 1 != 0 {
+            return known;
+        }
+        let cells = enemy_cells(pos, self.enemy, kinds);
+        self.cells[group] = cells;
+        self.known |= 1 << group;
+        cells
     }
 }
 
@@ -3608,6 +3645,7 @@ impl AttackLines {
                                             kinds: 0,
                                             land: 0,
                                             rays: Vec::new(),
+                                            group: 0,
                                         });
                                         list.len() - 1
                                     }
@@ -3641,6 +3679,18 @@ impl AttackLines {
                         }
                     }
                 }
+            }
+        }
+        for side in [Side::White, Side::Black] {
+            let mut distinct = Vec::new();
+            for line in &mut lines[side] {
+                line.group = distinct
+                    .iter()
+                    .position(|&k| k == line.kinds)
+                    .unwrap_or_else(|| {
+                        distinct.push(line.kinds);
+                        distinct.len() - 1
+                    });
             }
         }
         let topo = &rules.topo;
@@ -4006,10 +4056,11 @@ impl Sensitive {
             let enemy = side.opponent();
             self.evade.reset(topo.len());
             let attacker = |c: Cell| enemy_bit(pos, enemy, c);
+            let mut attackers = Attackers::new(enemy);
             for &r in royals {
                 self.evade.insert(r);
                 for line in &table.lines[enemy] {
-                    if !line.may_hold(pos, enemy, r, present) {
+                    if !line.may_hold(pos, r, present, &mut attackers) {
                         continue;
                     }
                     // Kinds that pass no piece attack from before the first piece only.
@@ -4114,9 +4165,10 @@ impl Sensitive {
             return false;
         }
         let attacker = |c: Cell| enemy_bit(pos, enemy, c);
+        let mut attackers = Attackers::new(enemy);
         for &r in royals {
             for line in &table.lines[enemy] {
-                if !line.may_hold(pos, enemy, r, present) {
+                if !line.may_hold(pos, r, present, &mut attackers) {
                     continue;
                 }
                 self.walked.clear();
