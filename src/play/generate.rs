@@ -3287,19 +3287,18 @@ fn board_sets(q: &Sensitive, pos: &Position, own: Roster<'_>, foes: Roster<'_>) 
 }
 
 /// The board as cell sets (no sensitive cells): the side to move's pieces are `own`, the
-/// enemy's `foes` (every piece of each side), read from the position's sets where it has
-/// them.
+/// enemy's `foes` (every piece of each side).
 fn piece_sets(pos: &Position, own: Roster<'_>, foes: Roster<'_>) -> BoardSets {
-    let of = |cells: Roster<'_>| cells.set();
-    let (mine, enemy) = if pos.has_piece_sets() {
-        let sides = pos
-            .kind_sets()
-            .fold([0u128; 2], |m, of| [m[0] | of[0], m[1] | of[1]]);
-        (sides[pos.side.index()], sides[pos.side.opponent().index()])
-    } else {
-        (of(own), of(foes))
-    };
-    debug_assert_eq!((mine, enemy), (of(own), of(foes)));
+    // The census's rosters are the position's sets where it has them (no fold again).
+    let (mine, enemy) = (own.set(), foes.set());
+    debug_assert!(
+        !pos.has_piece_sets() || {
+            let sides = pos
+                .kind_sets()
+                .fold([0u128; 2], |m, of| [m[0] | of[0], m[1] | of[1]]);
+            (mine, enemy) == (sides[pos.side.index()], sides[pos.side.opponent().index()])
+        }
+    );
     BoardSets {
         occupied: mine | enemy,
         enemy,
