@@ -2467,7 +2467,9 @@ impl Generator {
 
     /// One pass over the board: the cells of the side to move's pieces (`own`), its royal
     /// pieces (`royals`), the enemy pieces (`foes`, tested forwards for attacks on the royal
-    /// pieces); which enemy kinds are present and which sides have a royal piece.
+    /// pieces), the first and last as cell sets (`census_sets`) instead of lists where the
+    /// position keeps its pieces' sets; which enemy kinds are present and which sides have a
+    /// royal piece.
     /// With `keep`, the census is kept for the next call (which then reuses it if asked of
     /// the same position, and keeps it no further): [`Generator::royals_safe`] keeps it for
     /// the turns asked next. A census not kept costs no copy and no comparison after it.
