@@ -827,7 +827,8 @@ impl Core {
         if piece.en_passant
             && let Some((target, victim)) = shared.ep
         {
-            tally.count += self.en_passant_turn(rules, pos, c, kind, (target, victim), tally, f);
+            tally.count +=
+                self.en_passant_turn(rules, pos, (c, kind), (target, victim), shared, tally, f);
         }
     }
 
@@ -935,8 +936,15 @@ impl Core {
                 while rest != 0 {
                     let c = Cell::new(rest.trailing_zeros() as usize);
                     rest &= rest - 1;
-                    tally.count +=
-                        self.en_passant_turn(rules, pos, c, kind, (target, victim), tally, f);
+                    tally.count += self.en_passant_turn(
+                        rules,
+                        pos,
+                        (c, kind),
+                        (target, victim),
+                        shared,
+                        tally,
+                        f,
+                    );
                 }
             }
         }
@@ -1197,9 +1205,9 @@ impl Core {
         &mut self,
         rules: &Ruleset,
         pos: &Position,
-        c: Cell,
-        kind: PieceKindId,
+        (c, kind): (Cell, PieceKindId),
         (target, victim): (Cell, Cell),
+        shared: &Shared<'_>,
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
@@ -1208,7 +1216,7 @@ impl Core {
         if !self.vm.may_capture(rules, pos.side, kind, c, target) {
             return 0;
         }
-        self.en_passant_played(rules, pos, c, kind, (target, victim), tally, f)
+        self.en_passant_played(rules, pos, (c, kind), (target, victim), shared, tally, f)
     }
 
     /// [`Core::en_passant_turn`] for a piece whose legs may reach the cell: asked on the
@@ -1219,12 +1227,38 @@ impl Core {
         &mut self,
         rules: &Ruleset,
         pos: &Position,
-        c: Cell,
-        kind: PieceKindId,
+        (c, kind): (Cell, PieceKindId),
         (target, victim): (Cell, Cell),
+        shared: &Shared<'_>,
         tally: &mut Tally,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
+        let step = Step {
+            to: target,
+            captures: &[victim],
+            dest: StoneEffect::None,
+        };
+        // A plain movement program in cell sets: a landing on an enemy piece captures it
+        // alone, so the stand-in is a bit in the board's sets (no copy of the position).
+        let side = pos.side;
+        if let Some((b, sets)) = shared.sets.or(shared.loud)
+            && let Some(prog) = b.program(kind.index(), side)
+        {
+            let t = bits::bit(target);
+            let landings = b.landings(
+                prog,
+                &rules.links,
+                c,
+                sets.occupied | t,
+                sets.enemy | t,
+                |r| rules.regions[r.index()].cells[side].contains(c),
+            );
+            if landings & t == 0 {
+                return 0;
+            }
+            tally.any_move = true;
+            return self.after_move(rules, pos, c, kind, &step, f);
+        }
         let mut probe = self.take_scratch();
         (*probe).clone_from(pos);
         probe.put(target, Occupant::piece(pos.side.opponent(), kind));
@@ -1241,11 +1275,6 @@ impl Core {
             return 0;
         }
         tally.any_move = true;
-        let step = Step {
-            to: target,
-            captures: &[victim],
-            dest: StoneEffect::None,
-        };
         self.after_move(rules, pos, c, kind, &step, f)
     }
 
