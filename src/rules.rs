@@ -384,6 +384,71 @@ pub struct Castling {
     pub partner_kind: Option<PieceKindId>,
     /// The kind that castles as the king (`king-kind`), when declared; else a royal piece.
     pub king_kind: Option<PieceKindId>,
+    /// A free castling's cells of the partner's row in cell order, each with what the castling
+    /// needs when the royal piece stands there (derived once, at loading, by
+    /// [`Castling::with_stands`]); empty for a castling declared cell by cell.
+    pub stands: Vec<FreeStand>,
+}
+
+/// A cell of a free castling's partner's row where the royal piece may stand, and what the
+/// castling needs from there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FreeStand {
+    /// The royal piece's cell.
+    pub king: Cell,
+    /// Whether the partner stands on the castling's flank of it: where not, the castling is
+    /// not open.
+    pub flank_ok: bool,
+    /// Cells that must be empty (other than the royal piece's and the partner's): every cell
+    /// of the row from the leftmost to the rightmost of the two pieces' cells and
+    /// destinations.
+    pub empty: Vec<Cell>,
+    /// Cells that must not be attacked: the royal piece's path, its cell and destination
+    /// included.
+    pub safe: Vec<Cell>,
+}
+
+impl Castling {
+    /// The castling with its [`Castling::stands`] derived on `topo` (for a free castling;
+    /// a declared one is returned as it is).
+    pub fn with_stands(mut self, topo: &Topology) -> Castling {
+        let (Some(flank), Some(&(partner, partner_to))) = (self.free, self.partners.first()) else {
+            return self;
+        };
+        let (pcol, prow) = topo.layout(partner);
+        let to = topo.layout(self.king.1).0;
+        let mut row: Vec<Cell> = (0..topo.files())
+            .filter_map(|col| topo.at_layout(col, prow))
+            .collect();
+        row.sort_by_key(|x| x.index());
+        self.stands = row
+            .into_iter()
+            .map(|king| {
+                let kcol = topo.layout(king).0;
+                let flank_ok = match flank {
+                    Flank::High => pcol > kcol,
+                    Flank::Low => pcol < kcol,
+                };
+                let cols = [kcol, pcol, to, topo.layout(partner_to).0];
+                let lo = cols.iter().copied().min().unwrap_or(kcol);
+                let hi = cols.iter().copied().max().unwrap_or(kcol);
+                let empty = (lo..=hi)
+                    .filter_map(|col| topo.at_layout(col, prow))
+                    .filter(|&x| x != king && x != partner)
+                    .collect();
+                let safe = (kcol.min(to)..=kcol.max(to))
+                    .filter_map(|col| topo.at_layout(col, prow))
+                    .collect();
+                FreeStand {
+                    king,
+                    flank_ok,
+                    empty,
+                    safe,
+                }
+            })
+            .collect();
+        self
+    }
 }
 
 /// Which side of the king a free castling's partner stands on.
@@ -395,19 +460,15 @@ pub enum Flank {
     Low,
 }
 
-/// Cells of one row for a castling: on the stack up to sixteen (derived at every node for a
-/// free castling, so not allocated).
-pub type CastlingRow = smallvec::SmallVec<[Cell; 16]>;
-
 /// Where the pieces of one castling stand in a position, and what it needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CastlingCells {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CastlingCells<'a> {
     /// The king's cell.
     pub king: Cell,
     /// Cells that must be empty (other than the king and its partners).
-    pub empty: CastlingRow,
+    pub empty: &'a [Cell],
     /// Cells that must not be attacked.
-    pub safe: CastlingRow,
+    pub safe: &'a [Cell],
 }
 
 /// What ending without a legal turn means for the side to move.
@@ -785,6 +846,9 @@ pub struct Derived {
     /// capturing on or blasting this cell: the declared king cells of castlings that are not
     /// free, and every castling's partner cells.
     castling_touch: Vec<u32>,
+    /// Per side and piece kind (`side * kinds + kind`): the rights of the side's free
+    /// castlings that a move of a piece of the kind ends (it castles as their king).
+    castling_movers: Vec<u32>,
     /// With `[blast]`: per cell, the cells a capture landing there blows up besides itself,
     /// cell `i`'s at `blast_cells[blast_start[i]..blast_start[i + 1]]` (empty without).
     blast_cells: Vec<Cell>,
@@ -988,50 +1052,27 @@ impl Ruleset {
         c.king_kind.map_or_else(|| self.is_royal(k), |kk| kk == k)
     }
 
-    pub fn castling_cells(&self, c: &Castling, pos: &Position) -> Option<CastlingCells> {
-        let Some(flank) = c.free else {
+    /// Where castling `c`'s royal piece stands in `pos` and which cells the castling needs
+    /// empty and safe: as declared, or for a free castling as its royal piece's cell on the
+    /// partner's row gives them. `None` where a free castling's royal piece is not on that row,
+    /// or its partner's cell is not on the castling's flank of it.
+    pub fn castling_cells<'a>(&self, c: &'a Castling, pos: &Position) -> Option<CastlingCells<'a>> {
+        if c.free.is_none() {
             return Some(CastlingCells {
                 king: c.king.0,
-                empty: c.empty.iter().copied().collect(),
-                safe: c.safe.iter().copied().collect(),
+                empty: &c.empty,
+                safe: &c.safe,
             });
-        };
-        let &(partner, partner_to) = c.partners.first()?;
-        let (pcol, prow) = self.topo.layout(partner);
-        // The first such piece in cell order on the partner's row (read along the row only).
-        let king = (0..self.topo.files())
-            .filter_map(|col| self.topo.at_layout(col, prow))
-            .filter(|&x| {
-                matches!(pos.at(x).as_piece(), Some((s, k)) if s == c.side && self.castles_as_king(c, k))
-            })
-            .min_by_key(|x| x.index())?;
-        let kcol = self.topo.layout(king).0;
-        let right_side = match flank {
-            Flank::High => pcol > kcol,
-            Flank::Low => pcol < kcol,
-        };
-        if !right_side {
-            return None;
         }
-        let cols = [
-            kcol,
-            pcol,
-            self.topo.layout(c.king.1).0,
-            self.topo.layout(partner_to).0,
-        ];
-        let (lo, hi) = (
-            *cols.iter().min().unwrap_or(&kcol),
-            *cols.iter().max().unwrap_or(&kcol),
-        );
-        let empty = (lo..=hi)
-            .filter_map(|col| self.topo.at_layout(col, prow))
-            .filter(|&x| x != king && x != partner)
-            .collect();
-        let to = self.topo.layout(c.king.1).0;
-        let safe = (kcol.min(to)..=kcol.max(to))
-            .filter_map(|col| self.topo.at_layout(col, prow))
-            .collect();
-        Some(CastlingCells { king, empty, safe })
+        // The first such piece in cell order on the partner's row (read along the row only).
+        let stand = c.stands.iter().find(|s| {
+            matches!(pos.at(s.king).as_piece(), Some((side, k)) if side == c.side && self.castles_as_king(c, k))
+        })?;
+        stand.flank_ok.then_some(CastlingCells {
+            king: stand.king,
+            empty: &stand.empty,
+            safe: &stand.safe,
+        })
     }
 
     /// How many castling rights bits the variant uses.
@@ -1175,15 +1216,9 @@ impl Ruleset {
         );
         self.derived.allowed = self.placement_table();
         self.derived.allowed_kinds = self.allowed_masks();
-        let mut touch = vec![0u32; topo.len()];
-        for c in &self.castlings {
-            let cells = c.partners.iter().map(|&(a, _)| a);
-            for cell in cells.chain(c.free.is_none().then_some(c.king.0)) {
-                // The loader refuses more than 32 castling rights.
-                touch[cell.index()] |= 1 << c.right;
-            }
-        }
+        let (touch, movers) = self.castling_tables();
         self.derived.castling_touch = touch;
+        self.derived.castling_movers = movers;
         let (mut cells, mut start) = (Vec::new(), vec![0u32]);
         if let Some(b) = &self.blast {
             for to in self.topo.cells() {
@@ -1202,6 +1237,29 @@ impl Ruleset {
         self.derived.blast_start = start;
     }
 
+    /// The tables behind [`Ruleset::castling_touch`] (per cell) and
+    /// [`Ruleset::castling_mover`] (per side and kind).
+    fn castling_tables(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut touch = vec![0u32; self.topo.len()];
+        for c in &self.castlings {
+            let cells = c.partners.iter().map(|&(a, _)| a);
+            for cell in cells.chain(c.free.is_none().then_some(c.king.0)) {
+                // The loader refuses more than 32 castling rights.
+                touch[cell.index()] |= 1 << c.right;
+            }
+        }
+        let kinds = self.pieces.len();
+        let mut movers = vec![0u32; 2 * kinds];
+        for c in self.castlings.iter().filter(|c| c.free.is_some()) {
+            for k in 0..kinds {
+                if self.castles_as_king(c, PieceKindId::new(k)) {
+                    movers[c.side.index() * kinds + k] |= 1 << c.right;
+                }
+            }
+        }
+        (touch, movers)
+    }
+
     /// The castling rights a turn ends by touching `cell` (moving from or to it, capturing or
     /// blasting its piece); free castlings' kings are not counted (they end their rights by
     /// whichever cell they move from).
@@ -1210,6 +1268,18 @@ impl Ruleset {
         self.derived
             .castling_touch
             .get(cell.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The rights of `side`'s free castlings that a move of its piece of `kind` ends: those
+    /// whose king the piece is (a free castling's king ends them from whichever cell it
+    /// leaves).
+    #[inline]
+    pub fn castling_mover(&self, side: Side, kind: PieceKindId) -> u32 {
+        self.derived
+            .castling_movers
+            .get(side.index() * self.pieces.len() + kind.index())
             .copied()
             .unwrap_or(0)
     }

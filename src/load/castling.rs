@@ -135,6 +135,7 @@ impl Loader<'_> {
             free: None,
             partner_kind: None,
             king_kind: None,
+            stands: Vec::new(),
         });
         *next_right += 1;
     }
@@ -281,7 +282,7 @@ impl Loader<'_> {
                 letter.to_ascii_lowercase()
             };
             for (flank, (king_to, partner_to)) in [(Flank::High, high), (Flank::Low, low)] {
-                out.push(Castling {
+                let castling = Castling {
                     side,
                     letter,
                     king: (cell, king_to),
@@ -292,7 +293,9 @@ impl Loader<'_> {
                     free: Some(flank),
                     partner_kind,
                     king_kind: None,
-                });
+                    stands: Vec::new(),
+                };
+                out.push(castling.with_stands(t));
             }
             *next_right += 1;
         }

@@ -276,14 +276,8 @@ fn end_castling_rights(
     }
     // A free castling's king is wherever the royal piece stands: any move of it ends the
     // rights of its side.
-    for c in rules
-        .castlings
-        .iter()
-        .filter(|c| c.free.is_some() && c.side == side)
-    {
-        if mover.is_some_and(|k| rules.castles_as_king(c, k)) {
-            ended |= 1 << c.right;
-        }
+    if let Some(k) = mover {
+        ended |= rules.castling_mover(side, k);
     }
     pos.castling &= !ended;
 }

@@ -9,7 +9,7 @@ use crate::compile::wide::Wide;
 use crate::core::{BySide, Occupant, Side};
 use crate::core::{PieceKindId, RegionId, StoneKindId};
 use crate::position::Position;
-use crate::rules::Ruleset;
+use crate::rules::{CastlingCells, Ruleset};
 use crate::rules::{EndVerdict, PIECE_BLACK, PIECE_ROYAL, PIECE_WHITE, Trigger};
 use crate::vm::{Machine, Options, StoneEffect};
 
@@ -1338,22 +1338,20 @@ impl Core {
             if cst.side != side || pos.castling & (1 << cst.right) == 0 {
                 continue;
             }
-            // Declared cells are used as they stand; a free castling's are derived.
-            let derived;
-            let (king, empty, safe): (Cell, &[Cell], &[Cell]) = if cst.free.is_none() {
-                (cst.king.0, &cst.empty, &cst.safe)
-            } else {
-                let Some(c) = rules.castling_cells(cst, pos) else {
-                    continue;
-                };
-                derived = c;
-                (derived.king, &derived.empty, &derived.safe)
-            };
-            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.castles_as_king(cst, k));
+            // The partners first: a look at a cell each, where a free castling's royal piece
+            // is looked for along the row.
             let rook_ok = cst.partners.iter().all(|&(a, _)| {
                 matches!(pos.at(a).as_piece(), Some((s, k)) if s == side && cst.partner_kind.is_none_or(|p| p == k))
             });
-            if !king_ok || !rook_ok || !empty.iter().all(|&e| pos.at(e).is_empty()) {
+            if !rook_ok {
+                continue;
+            }
+            // Declared cells are used as they stand; a free castling's are read from its row.
+            let Some(CastlingCells { king, empty, safe }) = rules.castling_cells(cst, pos) else {
+                continue;
+            };
+            let king_ok = matches!(pos.at(king).as_piece(), Some((s, k)) if s == side && rules.castles_as_king(cst, k));
+            if !king_ok || !empty.iter().all(|&e| pos.at(e).is_empty()) {
                 continue;
             }
             // Out of check, the royal piece's own cell is known to be safe.
