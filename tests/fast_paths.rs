@@ -18,6 +18,9 @@
 //! found in cell sets where the board allows it, quiet moves neither generated nor tested)
 //! must be the legal turns filtered, in every position of the same playouts.
 //!
+//! Perft's inner plies list the turns in any order (`Game::legal_turns_any_order`: plain
+//! pieces' moves from their cell-set landings): the same turns as the ordered listing.
+//!
 //! Counting (`Game::count_turns`, perft's last ply) counts two-stone turns by formula instead of
 //! listing them: it must equal the length of the list, in every variant (Bollwerk 178's stones
 //! above all, from its start and its crowded mid-game).
@@ -281,6 +284,7 @@ fn same_turns(g: &mut Game<'_>) -> Option<Vec<Turn>> {
     );
     same_loud_turns(g, fast.as_ref());
     same_piece_turns(g, fast.as_ref());
+    same_any_order(g, fast.as_ref());
     let slow = g.legal_turns_by_testing();
     match (fast, slow) {
         (Ok(a), Ok(b)) => {
@@ -346,6 +350,30 @@ fn same_loud_turns(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Out
         (Ok(all), Err(b)) => panic!(
             "{where_}: {} turns, yet the quiet ones say {b:?}",
             all.len()
+        ),
+    }
+}
+
+/// The legal turns in any order (`Game::legal_turns_any_order`, perft's inner plies: plain
+/// pieces' moves from their cell-set landings): the same turns, each once, and the same end of
+/// the game where there is none.
+fn same_any_order(g: &mut Game<'_>, all: Result<&Vec<Turn>, &bulwark::play::Outcome>) {
+    let where_ = text::write_position(g.rules, g.pos());
+    match (all, g.legal_turns_any_order()) {
+        (Ok(all), Ok(any)) => {
+            same_set(
+                g.rules,
+                &where_,
+                "the listing in any order",
+                &any,
+                all.iter(),
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(*a, b, "{where_}"),
+        (a, b) => panic!(
+            "{where_}: in order {:?}, in any order {:?}",
+            a.map(Vec::len),
+            b.map(|v| v.len())
         ),
     }
 }

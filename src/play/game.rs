@@ -117,6 +117,16 @@ impl<'r> Game<'r> {
         Ok(out)
     }
 
+    /// [`Game::legal_turns`] in an order of the generator's choosing, for a caller that only
+    /// counts or plays them all (perft): plain pieces' moves come from their cell-set landings
+    /// where the board allows it, not from the interpreter in their programs' order.
+    pub fn legal_turns_any_order(&mut self) -> Result<Vec<Turn>, Outcome> {
+        self.generator.set_any_order(true);
+        let turns = self.legal_turns();
+        self.generator.set_any_order(false);
+        turns
+    }
+
     /// [`Game::legal_turns`] written into `out` (cleared first), whose allocation a caller
     /// generating at every node (a search) keeps from one call to the next.
     pub fn legal_turns_into(&mut self, out: &mut Vec<Turn>) -> Result<(), Outcome> {
@@ -493,7 +503,7 @@ impl<'r> Game<'r> {
         if depth == 1 {
             return self.count_turns() as u64;
         }
-        let Ok(turns) = self.legal_turns() else {
+        let Ok(turns) = self.legal_turns_any_order() else {
             return 0;
         };
         let mut n = 0;

@@ -245,6 +245,11 @@ struct Core {
     /// Only the turns that neither capture nor change a piece's kind are asked for (a search
     /// that has searched the others): the others are not tested, and no turn found is no end.
     quiet_only: bool,
+    /// The turns may be reported in any order (perft, which only counts them): a plain
+    /// piece's moves are listed from its cell-set landings, in the cell order of their
+    /// destinations, not run through the interpreter in its program's order
+    /// ([`Core::listed_in_sets`]).
+    any_order: bool,
     /// Only the turns of the side's piece on this cell are asked for (a search trying its
     /// stored turn before the others): no other piece's, no drop, castling, neutral turn or
     /// pass, and no turn found is no end.
@@ -694,6 +699,19 @@ impl Core {
                 }
                 _ => None,
             },
+            listing: match rules.bit_moves() {
+                Some(b)
+                    if self.any_order
+                        && quiet.is_none()
+                        && !self.loud_only
+                        && !self.quiet_only
+                        && rules.stones.is_empty()
+                        && self.vm.plain_allowed() =>
+                {
+                    Some((b, piece_sets(pos, own, foes.cells)))
+                }
+                _ => None,
+            },
             // En passant: the cell passed over and the piece that passed it, found once.
             ep: pos
                 .ep
@@ -804,10 +822,11 @@ impl Core {
                 tally.count += self.actions(rules, pos, kind, TurnView::staying(c), f);
             }
         }
-        let listed = match shared.loud {
-            Some(sets) if piece.changes.iter().all(|ch| ch.on != Trigger::Check) => {
+        let listed = match (shared.loud, shared.listing) {
+            (Some(sets), _) if piece.changes.iter().all(|ch| ch.on != Trigger::Check) => {
                 self.loud_in_sets(rules, pos, c, kind, sets, tally, f)
             }
+            (_, Some(sets)) => self.listed_in_sets(rules, pos, (c, kind), sets, tally, f),
             _ if piece.royal && self.royal_sure == Some(kind) => {
                 self.royal_in_sets(rules, pos, c, kind, shared, tally)
             }
@@ -1172,6 +1191,31 @@ impl Core {
             sets.enemy,
             f,
         );
+        true
+    }
+
+    /// Every move of the piece of `kind` on `c` from its cell-set program, each played out
+    /// as [`Core::listed_moves`] plays a listed option (with every choice of kind), in the cell
+    /// order of the destinations ([`Core::any_order`]). False when the piece has no such
+    /// program (its moves are then listed by the interpreter).
+    fn listed_in_sets(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (c, kind): (Cell, PieceKindId),
+        (b, sets): (&bits::BitMoves, BoardSets),
+        tally: &mut Tally,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> bool {
+        let side = pos.side;
+        let Some(prog) = b.program(kind.index(), side) else {
+            return false;
+        };
+        let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
+            rules.regions[r.index()].cells[side].contains(c)
+        });
+        tally.any_move |= targets != 0;
+        tally.count += self.moves_onto(rules, pos, (c, kind), targets, sets.enemy, f);
         true
     }
 
@@ -2278,6 +2322,13 @@ impl Generator {
         r.map(|_| (n, quiet || self.core.quiet_legal))
     }
 
+    /// Whether [`Generator::turns`] may report the turns in any order (perft, which only
+    /// counts them): plain pieces' moves then come from their cell-set landings, in the cell
+    /// order of their destinations. The same turns either way.
+    pub fn set_any_order(&mut self, on: bool) {
+        self.core.any_order = on;
+    }
+
     /// The legal turns that neither capture nor change a piece's kind: the turns of
     /// [`Generator::turns`] filtered, the others not tested. No turn is no end of the game
     /// (the game may go on by a capture): ask [`Generator::loud_turns`] first.
@@ -3293,6 +3344,9 @@ struct Shared<'a> {
     /// The same for the loud turns only ([`Core::loud_only`]): the pieces' captures and
     /// changes of kind found in cell sets.
     loud: Option<(&'a bits::BitMoves, BoardSets)>,
+    /// The same for listing every turn in any order ([`Core::any_order`]): the pieces' moves
+    /// found in cell sets.
+    listing: Option<(&'a bits::BitMoves, BoardSets)>,
     /// The en-passant cell and the piece that passed over it.
     ep: Option<(Cell, Cell)>,
     /// The enemy pieces, for the royal piece's moves judged in cell sets.
