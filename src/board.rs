@@ -77,6 +77,17 @@ impl CellSet {
         self.words[c.index() / 64] |= 1 << (c.index() % 64);
     }
 
+    /// Adds the cells of `bits` (cell `i` at bit `i`, the first 128 cells of the board).
+    #[inline]
+    pub fn insert_low128(&mut self, bits: u128) {
+        #[allow(clippy::cast_possible_truncation)] // the low and the high 64 bits
+        for (i, w) in [bits as u64, (bits >> 64) as u64].into_iter().enumerate() {
+            if let Some(x) = self.words.get_mut(i) {
+                *x |= w;
+            }
+        }
+    }
+
     /// Makes the set the union of `a` and `b` (sets of one board), keeping its allocation.
     pub fn union_of(&mut self, a: &CellSet, b: &CellSet) {
         self.words.clear();

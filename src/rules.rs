@@ -853,6 +853,9 @@ pub struct Derived {
     /// cell `i`'s at `blast_cells[blast_start[i]..blast_start[i + 1]]` (empty without).
     blast_cells: Vec<Cell>,
     blast_start: Vec<u32>,
+    /// With `[blast]` on a board of at most 128 cells: per cell, the same cells as a bit set
+    /// (empty otherwise).
+    blast_sets: Vec<u128>,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -1030,6 +1033,13 @@ impl Ruleset {
     /// declared, or for a free castling derived from the royal piece's cell. `None` when a
     /// free castling's royal piece is not on the partner's rank or not on the right side of
     /// it.
+    /// [`Ruleset::blast_around`] as a bit set (cell `i` at bit `i`): `None` without
+    /// `[blast]` or on a board of more than 128 cells.
+    #[inline]
+    pub fn blast_set(&self, to: Cell) -> Option<u128> {
+        self.derived.blast_sets.get(to.index()).copied()
+    }
+
     /// The cells a capture landing on `to` blows up besides `to` itself (`[blast]`; none
     /// without it), each once.
     #[inline]
@@ -1219,6 +1229,12 @@ impl Ruleset {
         let (touch, movers) = self.castling_tables();
         self.derived.castling_touch = touch;
         self.derived.castling_movers = movers;
+        self.derive_blast();
+    }
+
+    /// The cells each capture's blast reaches (`[blast]`), as lists and, on boards of at most
+    /// 128 cells, as bit sets.
+    fn derive_blast(&mut self) {
         let (mut cells, mut start) = (Vec::new(), vec![0u32]);
         if let Some(b) = &self.blast {
             for to in self.topo.cells() {
@@ -1233,6 +1249,18 @@ impl Ruleset {
                 start.push(u32::try_from(cells.len()).unwrap_or(u32::MAX));
             }
         }
+        self.derived.blast_sets = if self.topo.len() <= 128 {
+            start
+                .windows(2)
+                .map(|w| {
+                    cells[w[0] as usize..w[1] as usize]
+                        .iter()
+                        .fold(0u128, |m, &c| m | 1u128 << c.index())
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.derived.blast_cells = cells;
         self.derived.blast_start = start;
     }

@@ -60,6 +60,25 @@ fn a_capture_that_blows_up_the_movers_own_royal_piece_is_illegal() {
     let m = moves(&mut g);
     assert!(!m.contains(&"d1xd2".to_string()), "{m:?}");
     assert!(m.contains(&"d1-c1".to_string()), "{m:?}");
+    // Counted without being listed (perft's last ply), the same turns.
+    assert_eq!(g.count_turns(), m.len());
+}
+
+#[test]
+fn a_royal_piece_out_of_check_is_counted_without_its_captures() {
+    let rules = rules_from(BLAST);
+    // Out of check, the King's moves are counted from its landings: taking the Rook on c2
+    // beside it would blow it up, c1, d2 and e2 are on the Rook's lines, e1 is the only turn.
+    let mut g = game(&rules, "k4/5/5/2r2/3K1 w");
+    assert_eq!(moves(&mut g), ["d1-e1"]);
+    assert_eq!(g.count_turns(), 1);
+    // A King beside the enemy King cannot be taken: d2 and e2, beside the black King on d3,
+    // are safe from the Rook on a2's rank; d1 is off it.
+    let mut g = game(&rules, "5/5/3k1/r4/4K w");
+    let mut m = moves(&mut g);
+    m.sort();
+    assert_eq!(m, ["e1-d1", "e1-d2", "e1-e2"]);
+    assert_eq!(g.count_turns(), 3);
 }
 
 #[test]

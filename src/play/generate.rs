@@ -1097,7 +1097,8 @@ impl Core {
     /// The moves of the side's only royal piece (of `kind`, on `c`; see [`Core::royal_sure`])
     /// counted from its cell-set landings: each is legal where the piece would not stand
     /// attacked on its destination, the cell it left read as empty and a piece taken there
-    /// attacking no more (the test [`Safety::judge`] makes of a listed move). False, with
+    /// attacking no more (the test [`Safety::judge`] makes of a listed move); with exploding
+    /// captures (`[blast]`), none of its captures (the piece goes up with its prey). False, with
     /// nothing counted, where the piece has no cell-set program, its moves may change its
     /// kind, or some attacker's answer needs the move played: its moves are then listed.
     fn royal_in_sets(
@@ -1123,7 +1124,14 @@ impl Core {
         let targets = b.landings(prog, &rules.links, c, sets.occupied, sets.enemy, |r| {
             rules.regions[r.index()].cells[side].contains(c)
         });
-        let (mut rest, mut legal) = (targets, 0);
+        // An exploding capture (`[blast]`) takes its capturer: the side's only royal piece
+        // never survives one of its own captures (as [`Safety::played_is_safe`] finds).
+        let survivable = if rules.blast.is_some() {
+            targets & !sets.enemy
+        } else {
+            targets
+        };
+        let (mut rest, mut legal) = (survivable, 0);
         while rest != 0 {
             let to = Cell::new(rest.trailing_zeros() as usize);
             rest &= rest - 1;
@@ -3581,6 +3589,9 @@ struct Sensitive {
     burst: crate::board::CellSet,
     /// Whether `burst` holds the sets of the position last computed.
     bursts: bool,
+    /// With `bursts`, on a board of at most 128 cells: what [`Sensitive::burst_spares`] reads,
+    /// in cell sets.
+    burst_sets: Option<BurstSets>,
     /// In check: the cells every attack on the royal pieces stands on or passes (see
     /// [`Sensitive::compute_evasions`]).
     evade: crate::board::CellSet,
@@ -3595,6 +3606,19 @@ struct Sensitive {
     /// Scratch for [`Sensitive::compute_giving`]: the mover's pieces per kind as cell sets.
     kind_cells: Vec<u128>,
     table: Option<std::sync::Arc<AttackLines>>,
+}
+
+/// [`Sensitive::burst`] and the position's pieces as cell sets (cell `i` at bit `i`), for
+/// [`Sensitive::burst_spares`].
+#[derive(Debug, Clone, Copy)]
+struct BurstSets {
+    /// The cells of `burst`.
+    burst: u128,
+    /// The royal pieces of both sides.
+    royals: u128,
+    /// The pieces a blast takes (of a kind not immune) that no exploding capture may blow
+    /// up untested: royal pieces and pieces on `burst`.
+    guarded: u128,
 }
 
 /// What the enemy's attacks look like from a royal piece, per side of the attacker, derived
@@ -3984,7 +4008,7 @@ impl Sensitive {
 
 /// The kind of `side`'s only royal piece where its moves may be counted in cell sets
 /// ([`Core::royal_sure`]): counting out of check (`counting`), giving check allowed, no
-/// exploding captures, no stones, and every enemy kind present with an attack in cell sets.
+/// stones, and every enemy kind present with an attack in cell sets.
 fn royal_sure(
     rules: &Ruleset,
     side: Side,
@@ -3995,7 +4019,6 @@ fn royal_sure(
     (counting
         && safety.royals.len() == 1
         && !safety.reference
-        && rules.blast.is_none()
         && rules.stones.is_empty()
         && safety.enemy_kinds & !b.attack_kinds(side.opponent()) == 0)
         .then_some(safety.royal_kind)
@@ -4099,13 +4122,37 @@ impl Sensitive {
             (attackers_move, burst),
         );
         self.bursts = bounded && burst;
+        self.burst_sets = None;
         self.table = Some(table);
         // An exploding capture (`[blast]`) changes the cells around it: no capture (onto an
         // enemy piece) leaves the sets alone; `burst` may spare its test.
-        if bounded && rules.blast.is_some() {
-            for c in rules.topo.cells() {
-                if matches!(pos.at(c).as_piece(), Some((s, _)) if s != side) {
-                    self.land.insert(c);
+        if bounded && let Some(b) = &rules.blast {
+            if pos.has_piece_sets() {
+                let (mut enemies, mut royals, mut fragile) = (0u128, 0u128, 0u128);
+                for (j, of) in pos.kind_sets().enumerate() {
+                    let k = PieceKindId::new(j);
+                    enemies |= of[side.opponent().index()];
+                    if rules.is_royal(k) {
+                        royals |= of[0] | of[1];
+                    }
+                    if !b.immune.contains(&k) {
+                        fragile |= of[0] | of[1];
+                    }
+                }
+                self.land.insert_low128(enemies);
+                if self.bursts && rules.topo.len() <= 128 {
+                    let burst = self.burst.low128();
+                    self.burst_sets = Some(BurstSets {
+                        burst,
+                        royals,
+                        guarded: fragile & (royals | burst),
+                    });
+                }
+            } else {
+                for c in rules.topo.cells() {
+                    if matches!(pos.at(c).as_piece(), Some((s, _)) if s != side) {
+                        self.land.insert(c);
+                    }
                 }
             }
         }
@@ -4213,6 +4260,13 @@ impl Sensitive {
         let (Some(b), Some(to)) = (&rules.blast, t.to()) else {
             return false;
         };
+        // The same test in cell sets, where the board has them.
+        if let (Some(sets), Some(around)) = (&self.burst_sets, rules.blast_set(to)) {
+            return t.captures() == [to]
+                && (bits::bit(t.from()) | bits::bit(to)) & sets.burst == 0
+                && bits::bit(to) & sets.royals == 0
+                && around & sets.guarded == 0;
+        }
         let royal = |c: Cell| matches!(pos.at(c).as_piece(), Some((_, k)) if rules.is_royal(k));
         self.bursts
             && t.captures() == [to]
