@@ -916,14 +916,16 @@ impl Core {
                     prog.each_landing(pieces, sets.occupied, sets.enemy, region, |d, landed| {
                         tally.any_move = true;
                         let loud = landed & loud_cells;
-                        let quiet_moves = (landed & !loud).count_ones() as usize;
-                        tally.count += quiet_moves;
-                        self.quiet_counted += quiet_moves;
+                        self.unseen(tally, (landed & !loud).count_ones() as usize);
                         let mut rest = loud;
                         while rest != 0 {
                             let t = Cell::new(rest.trailing_zeros() as usize);
                             rest &= rest - 1;
                             let from = Cell::new((t.index() as isize - isize::from(d)) as usize);
+                            if spared_captures(&sets, from, bits::bit(t), fire) != 0 {
+                                self.unseen(tally, 1);
+                                continue;
+                            }
                             let step =
                                 Step::onto(&t, sets.enemy & bits::bit(t) != 0, StoneEffect::None);
                             tally.count += self.after_move(rules, pos, from, kind, &step, f);
@@ -940,10 +942,12 @@ impl Core {
                                 rules.regions[r.index()].cells[side].contains(c)
                             });
                         let loud = targets & loud_cells;
-                        let quiet_moves = (targets & !loud).count_ones() as usize;
+                        let sure = spared_captures(&sets, c, loud, fire);
+                        let quiet_moves = (targets & !loud | sure).count_ones() as usize;
                         tally.any_move |= targets != 0;
                         tally.count += quiet_moves;
                         self.quiet_counted += quiet_moves;
+                        let loud = loud & !sure;
                         tally.count += self.moves_onto(rules, pos, (c, kind), loud, sets.enemy, f);
                     }
                 }
@@ -968,6 +972,13 @@ impl Core {
             }
         }
         taken
+    }
+
+    /// Counts `n` turns that are legal untested, unseen (see [`Core::quiet_counted`]).
+    #[inline]
+    fn unseen(&mut self, tally: &mut Tally, n: usize) {
+        tally.count += n;
+        self.quiet_counted += n;
     }
 
     /// A plain piece out of the sensitive cells: its quiet moves that set off no change of
@@ -1006,7 +1017,9 @@ impl Core {
             });
             let loud =
                 targets & (sets.land | (sets.enemy & sets.vacate) | fire | q.checks_from(kind));
-            let quiet_moves = (targets & !loud).count_ones() as usize;
+            let sure = spared_captures(&sets, c, loud, fire);
+            let quiet_moves = (targets & !loud | sure).count_ones() as usize;
+            let loud = loud & !sure;
             tally.any_move |= targets != 0;
             tally.count += quiet_moves;
             self.quiet_counted += quiet_moves;
@@ -3340,6 +3353,11 @@ struct BoardSets {
     /// [`Sensitive`]'s cells, as sets.
     land: u128,
     vacate: u128,
+    /// With exploding captures counted in sets ([`BurstSets`]): the enemy pieces whose
+    /// capture [`Sensitive::burst_spares`] spares from a cell out of `burst`, and `burst`.
+    /// Empty otherwise.
+    spared: u128,
+    burst: u128,
 }
 
 /// What every piece's turns share in one generation (see [`Core::pseudo`]).
@@ -3370,9 +3388,12 @@ struct Tally {
 
 /// The board and the sensitive cells as cell sets.
 fn board_sets(q: &Sensitive, pos: &Position, own: Roster<'_>, foes: Roster<'_>) -> BoardSets {
+    let (spared, burst) = q.burst_sets.map_or((0, 0), |b| (b.spared, b.burst));
     BoardSets {
         land: q.land.low128(),
         vacate: q.vacate.low128(),
+        spared,
+        burst,
         ..piece_sets(pos, own, foes)
     }
 }
@@ -3395,6 +3416,8 @@ fn piece_sets(pos: &Position, own: Roster<'_>, foes: Roster<'_>) -> BoardSets {
         enemy,
         land: 0,
         vacate: 0,
+        spared: 0,
+        burst: 0,
     }
 }
 
@@ -3619,6 +3642,8 @@ struct BurstSets {
     /// The pieces a blast takes (of a kind not immune) that no exploding capture may blow
     /// up untested: royal pieces and pieces on `burst`.
     guarded: u128,
+    /// The enemy pieces whose capture from a cell out of `burst` the test spares.
+    spared: u128,
 }
 
 /// What the enemy's attacks look like from a royal piece, per side of the attacker, derived
@@ -4025,6 +4050,17 @@ fn royal_sure(
         .flatten()
 }
 
+/// Of the loud landings `loud` of a piece on `from` counted in sets, the exploding captures
+/// that need no test ([`BoardSets::spared`]) and set off no change of kind (`fire`).
+#[inline]
+fn spared_captures(sets: &BoardSets, from: Cell, loud: u128, fire: u128) -> u128 {
+    if sets.burst & bits::bit(from) == 0 {
+        loud & sets.spared & !fire
+    } else {
+        0
+    }
+}
+
 /// Whether `c` is among `checks` (cells from [`Sensitive::checks_from`]: none unless the board
 /// has at most 128 cells).
 #[inline]
@@ -4142,10 +4178,21 @@ impl Sensitive {
                 self.land.insert_low128(enemies);
                 if self.bursts && rules.topo.len() <= 128 {
                     let burst = self.burst.low128();
+                    let guarded = fragile & (royals | burst);
+                    let mut spared = 0u128;
+                    let mut rest = enemies & !burst & !royals;
+                    while rest != 0 {
+                        let c = Cell::new(rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                        if rules.blast_set(c).is_some_and(|a| a & guarded == 0) {
+                            spared |= bits::bit(c);
+                        }
+                    }
                     self.burst_sets = Some(BurstSets {
                         burst,
                         royals,
-                        guarded: fragile & (royals | burst),
+                        guarded,
+                        spared,
                     });
                 }
             } else {
