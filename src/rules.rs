@@ -1029,10 +1029,6 @@ impl Ruleset {
             })
     }
 
-    /// Where a castling's king stands in `pos` and which cells must be empty and safe: as
-    /// declared, or for a free castling derived from the royal piece's cell. `None` when a
-    /// free castling's royal piece is not on the partner's rank or not on the right side of
-    /// it.
     /// [`Ruleset::blast_around`] as a bit set (cell `i` at bit `i`): `None` without
     /// `[blast]` or on a board of more than 128 cells.
     #[inline]
