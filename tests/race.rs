@@ -118,3 +118,48 @@ fn without_the_answer_the_first_arrival_wins_at_once() {
     let o = after(&rules, "5/k1K2/5/5/5 w", &["c4-c5"]).expect("over");
     assert_eq!(o.winner, Some(Side::White));
 }
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn count(rules: &Ruleset, pos: &str) -> usize {
+    let mut g = Game::new(rules, text::parse_position(rules, pos).unwrap()).unwrap();
+    g.count_turns()
+}
+
+/// Perft counts the only royal piece's moves from its cell-set landings; where giving check is
+/// forbidden, those that give check must be refused there as the listing refuses them: by the
+/// royal piece's own attack from its destination and by a line it uncovers when it leaves.
+#[test]
+fn a_royal_piece_counted_unlisted_gives_no_check_either() {
+    let rules = rules_from(RACE);
+    // The King on c2 stands between the Rook on c1 and the Black King on c4: stepping aside
+    // uncovers the Rook's check, stepping up meets the King. Only the Rook's four moves.
+    let pos = "5/2k2/5/2K2/2R2 w";
+    assert_eq!(
+        sorted(moves(&rules, pos)),
+        ["c1-a1", "c1-b1", "c1-d1", "c1-e1"]
+    );
+    assert_eq!(count(&rules, pos), 4);
+    // The King takes the Black Rook that stood between the White Rook and the Black King:
+    // it stands in the line itself then, so no check (b2 and c2 are attacked by the Rook).
+    let pos = "5/k4/5/r4/RK3 w";
+    assert_eq!(sorted(moves(&rules, pos)), ["b1-c1", "b1xa2"]);
+    assert_eq!(count(&rules, pos), 2);
+    // A royal Prince that leaps like a knight is not attacked back by a King beside it: the
+    // King's step to c3 would attack it (c2 and d3 are attacked by it).
+    let source = RACE.replace(
+        "[pieces.rook]",
+        "[pieces.prince]\nletter = \"P\"\nroyal = true\nmoves = \"leap(knight) capture\"\n\n\
+         [pieces.rook]",
+    );
+    let rules = rules_from(&source);
+    let pos = "5/1p3/5/3K1/5 w";
+    assert_eq!(
+        sorted(moves(&rules, pos)),
+        ["d2-c1", "d2-d1", "d2-e1", "d2-e2", "d2-e3"]
+    );
+    assert_eq!(count(&rules, pos), 5);
+}

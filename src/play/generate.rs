@@ -242,6 +242,11 @@ struct Core {
     /// with royal pieces (`None` unless that test answers for every enemy kind present); read
     /// only for a royal piece (a generation without royal pieces leaves it as it was).
     royal_sure: Option<PieceKindId>,
+    /// With `royal_sure` where giving check is forbidden: the sets for giving check
+    /// ([`Sensitive::compute_giving`]) as cell sets (where a piece lands, where it leaves
+    /// from). A move of the royal piece that leaves them alone gives check only by its own
+    /// attack from its destination, answered in cell sets ([`Core::royal_in_sets`]).
+    royal_giving: Option<(u128, u128)>,
     /// Only the turns that neither capture nor change a piece's kind are asked for (a search
     /// that has searched the others): the others are not tested, and no turn found is no end.
     quiet_only: bool,
@@ -1111,9 +1116,13 @@ impl Core {
     /// counted from its cell-set landings: each is legal where the piece would not stand
     /// attacked on its destination, the cell it left read as empty and a piece taken there
     /// attacking no more (the test [`Safety::judge`] makes of a listed move); with exploding
-    /// captures (`[blast]`), none of its captures (the piece goes up with its prey). False, with
-    /// nothing counted, where the piece has no cell-set program, its moves may change its
-    /// kind, or some attacker's answer needs the move played: its moves are then listed.
+    /// captures (`[blast]`), none of its captures (the piece goes up with its prey). Where
+    /// giving check is forbidden ([`Core::royal_giving`]), a move must leave the sets for
+    /// giving check alone and is refused where the piece would attack an enemy royal piece
+    /// from its destination (as [`Sensitive::gives_check_unplayed`] answers a listed one).
+    /// False, with nothing counted, where the piece has no cell-set program, its moves may
+    /// change its kind, a move touches the sets for giving check, or some attacker's answer
+    /// needs the move played: its moves are then listed.
     fn royal_in_sets(
         &mut self,
         rules: &Ruleset,
@@ -1144,10 +1153,31 @@ impl Core {
         } else {
             targets
         };
+        // Where giving check is forbidden: the royal piece leaving its cell or arriving (a
+        // capture empties its destination of the piece taken) opens no other piece's line
+        // towards an enemy royal piece, or its moves are listed.
+        let giving = match (self.royal_giving, shared.quiet) {
+            (None, _) => None,
+            (Some((land, vacate)), Some(q)) => {
+                let touched = survivable & (land | (vacate & sets.enemy));
+                if (land | vacate) & bits::bit(c) != 0 || touched != 0 {
+                    return false;
+                }
+                Some(q.their_royals.as_slice())
+            }
+            (Some(_), None) => return false,
+        };
         let (mut rest, mut legal) = (survivable, 0);
         while rest != 0 {
             let to = Cell::new(rest.trailing_zeros() as usize);
             rest &= rest - 1;
+            if let Some(their_royals) = giving {
+                match gives_check_from(rules, pos, their_royals, (kind, c, to), true) {
+                    Some(true) => continue,
+                    Some(false) => {}
+                    None => return false,
+                }
+            }
             let empty = |x: Cell| x != to && (x == c || pos.at(x).is_empty());
             let at = (to, kind, bits::bit(to));
             match self.attacked_unplayed(rules, pos, at, side.opponent(), shared.foes, empty) {
@@ -2818,7 +2848,9 @@ impl Generator {
         let mut quiet_legal = false;
         let quiet_only = core.quiet_only;
         core.quiet_sure = (loud_only && bounded && !no_giving_check).then(|| sensitive.sets());
-        core.royal_sure = royal_sure(rules, side, quiet.is_some() && !no_giving_check, &safety);
+        core.royal_sure = royal_sure(rules, side, quiet.is_some(), &safety);
+        // Where giving check is forbidden, `quiet` is there only with the sets for it.
+        core.royal_giving = no_giving_check.then(|| given.sets());
         core.pseudo(rules, pos, own, among, known_check, quiet, &mut |t| {
             let quiet_one = loud_only && !t.is_loud();
             // Asking for quiet turns only, the others are passed over untested.
@@ -4032,8 +4064,9 @@ impl Sensitive {
 }
 
 /// The kind of `side`'s only royal piece where its moves may be counted in cell sets
-/// ([`Core::royal_sure`]): counting out of check (`counting`), giving check allowed, no
-/// stones, and every enemy kind present with an attack in cell sets.
+/// ([`Core::royal_sure`]): counting out of check (`counting`; where giving check is
+/// forbidden, with the sets for it), no stones, and every enemy kind present with an attack
+/// in cell sets.
 fn royal_sure(
     rules: &Ruleset,
     side: Side,
