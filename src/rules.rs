@@ -388,6 +388,10 @@ pub struct Castling {
     /// needs when the royal piece stands there (derived once, at loading, by
     /// [`Castling::with_stands`]); empty for a castling declared cell by cell.
     pub stands: Vec<FreeStand>,
+    /// The cells of `stands` as a cell set (cell `i` at bit `i`), where the board has at most
+    /// 128 cells; else 0. The royal piece is then found on the row from the position's piece
+    /// sets, its stand by how many of the row's cells come before it.
+    pub stand_set: u128,
 }
 
 /// A cell of a free castling's partner's row where the royal piece may stand, and what the
@@ -421,6 +425,11 @@ impl Castling {
             .filter_map(|col| topo.at_layout(col, prow))
             .collect();
         row.sort_by_key(|x| x.index());
+        self.stand_set = if topo.len() <= 128 {
+            row.iter().fold(0, |m, x| m | 1u128 << x.index())
+        } else {
+            0
+        };
         self.stands = row
             .into_iter()
             .map(|king| {
@@ -1070,10 +1079,41 @@ impl Ruleset {
                 safe: &c.safe,
             });
         }
-        // The first such piece in cell order on the partner's row (read along the row only).
-        let stand = c.stands.iter().find(|s| {
-            matches!(pos.at(s.king).as_piece(), Some((side, k)) if side == c.side && self.castles_as_king(c, k))
-        })?;
+        self.free_castling_cells(c, pos)
+    }
+
+    /// [`Ruleset::castling_cells`] of a free castling. Out of line: the declared castlings'
+    /// answer stays a few instructions where it is inlined.
+    #[inline(never)]
+    fn free_castling_cells<'a>(
+        &self,
+        c: &'a Castling,
+        pos: &Position,
+    ) -> Option<CastlingCells<'a>> {
+        // The first such piece in cell order on the partner's row: from the position's piece
+        // sets where it has them (at most 64 kinds: the royal kinds are a word), else read
+        // along the row.
+        let stand = if c.stand_set != 0 && pos.has_piece_sets() && self.pieces.len() <= 64 {
+            let mut kinds = c
+                .king_kind
+                .map_or(self.royal_kinds(), |k| 1u64 << k.index());
+            let mut kings = 0u128;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as usize;
+                kinds &= kinds - 1;
+                kings |= pos.piece_set(2 * k + c.side.index());
+            }
+            kings &= c.stand_set;
+            if kings == 0 {
+                return None;
+            }
+            let before = c.stand_set & ((kings & kings.wrapping_neg()) - 1);
+            c.stands.get(before.count_ones() as usize)?
+        } else {
+            c.stands.iter().find(|s| {
+                matches!(pos.at(s.king).as_piece(), Some((side, k)) if side == c.side && self.castles_as_king(c, k))
+            })?
+        };
         stand.flank_ok.then_some(CastlingCells {
             king: stand.king,
             empty: &stand.empty,

@@ -136,6 +136,7 @@ impl Loader<'_> {
             partner_kind: None,
             king_kind: None,
             stands: Vec::new(),
+            stand_set: 0,
         });
         *next_right += 1;
     }
@@ -294,6 +295,7 @@ impl Loader<'_> {
                     partner_kind,
                     king_kind: None,
                     stands: Vec::new(),
+                    stand_set: 0,
                 };
                 out.push(castling.with_stands(t));
             }
