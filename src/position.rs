@@ -199,6 +199,13 @@ impl Position {
         word(2 * slot) | word(2 * slot + 1) << 64
     }
 
+    /// On a board of at most 128 cells ([`Position::has_piece_sets`]): [`Position::kind_sets`]
+    /// as words, four per kind (White's cells 0-63 and 64-127, then Black's).
+    #[inline]
+    pub fn kind_words(&self) -> &[u64] {
+        &self.placed
+    }
+
     /// On a board of at most 128 cells ([`Position::has_piece_sets`]): per piece kind from
     /// the first, the cells holding a White and a Black piece of it, bit per cell. Kinds
     /// after the last one yielded have no piece on the board.

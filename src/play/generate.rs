@@ -2649,24 +2649,36 @@ impl Generator {
             }
         }
         let (me, them) = (pos.side.index(), pos.side.opponent().index());
-        let royals = rules.royal_kinds();
-        let (mut sides, mut royal) = ([0u128; 2], [0u128; 2]);
+        let set = |lo: u64, hi: u64| u128::from(lo) | u128::from(hi) << 64;
+        // A word at a time, four per kind: White's two, then Black's.
+        let words = pos.kind_words();
+        let (mut sides, mut enemy_kinds) = ([0u64; 4], 0u64);
+        for (k, w) in words.chunks_exact(4).enumerate() {
+            sides = [
+                sides[0] | w[0],
+                sides[1] | w[1],
+                sides[2] | w[2],
+                sides[3] | w[3],
+            ];
+            // Kinds are fewer than 32.
+            enemy_kinds |= u64::from(w[2 * them] | w[2 * them + 1] != 0) << k;
+        }
+        let sides = [set(sides[0], sides[1]), set(sides[2], sides[3])];
+        let mut royal = [0u128; 2];
+        let mut royals = rules.royal_kinds();
+        while royals != 0 {
+            let k = royals.trailing_zeros() as usize;
+            royals &= royals - 1;
+            royal = [
+                royal[0] | pos.piece_set(2 * k),
+                royal[1] | pos.piece_set(2 * k + 1),
+            ];
+        }
         let sets = &mut self.foe_sets;
         sets.clear();
-        let with_sets = rules.attack_reach().from_set_row(Cell::new(0)).is_some();
-        let mut enemy_kinds = 0u64;
-        for (k, of) in pos.kind_sets().enumerate() {
-            sides = [sides[0] | of[0], sides[1] | of[1]];
-            if royals >> k & 1 != 0 {
-                royal = [royal[0] | of[0], royal[1] | of[1]];
-            }
-            // Kinds are fewer than 32.
-            enemy_kinds |= u64::from(of[them] != 0) << k;
-            if with_sets {
-                sets.push(of[them]);
-            }
-        }
-        if with_sets {
+        if rules.attack_reach().from_set_row(Cell::new(0)).is_some() {
+            let theirs = |w: &[u64]| set(w[2 * them], w[2 * them + 1]);
+            sets.extend(words.chunks_exact(4).map(theirs));
             sets.resize(rules.pieces.len(), 0);
         }
         list(&mut self.royals, royal[me]);
