@@ -365,6 +365,12 @@ impl<'r> Game<'r> {
     /// Plays a turn (assumed legal: take it from [`Game::legal_turns`] or
     /// [`crate::text::parse_turn`]).
     pub fn play(&mut self, t: &Turn) {
+        self.play_owned(t.clone());
+    }
+
+    /// [`Game::play`] of a turn the caller gives up: it goes into the history as it is (perft
+    /// plays every turn it lists, with no copy).
+    fn play_owned(&mut self, t: Turn) {
         let mut undo = self.spare.pop().unwrap_or_default();
         let z = &self.rules.zobrist();
         let mut hash = self.hash;
@@ -395,7 +401,7 @@ impl<'r> Game<'r> {
             self.pos.checks[mover] += 1;
         }
         self.history.push(Played {
-            turn: t.clone(),
+            turn: t,
             undo,
             hash: self.hash,
         });
@@ -507,8 +513,8 @@ impl<'r> Game<'r> {
             return 0;
         };
         let mut n = 0;
-        for t in &turns {
-            self.play(t);
+        for t in turns {
+            self.play_owned(t);
             n += self.perft(depth - 1);
             self.undo();
         }
