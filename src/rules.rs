@@ -1094,30 +1094,44 @@ impl Ruleset {
         // sets where it has them (at most 64 kinds: the royal kinds are a word), else read
         // along the row.
         let stand = if c.stand_set != 0 && pos.has_piece_sets() && self.pieces.len() <= 64 {
-            let mut kinds = c
-                .king_kind
-                .map_or(self.royal_kinds(), |k| 1u64 << k.index());
-            let mut kings = 0u128;
-            while kinds != 0 {
-                let k = kinds.trailing_zeros() as usize;
-                kinds &= kinds - 1;
-                kings |= pos.piece_set(2 * k + c.side.index());
-            }
-            kings &= c.stand_set;
-            if kings == 0 {
-                return None;
-            }
-            let before = c.stand_set & ((kings & kings.wrapping_neg()) - 1);
-            c.stands.get(before.count_ones() as usize)?
+            self.free_stand_in_sets(c, pos)?
         } else {
-            c.stands.iter().find(|s| {
-                matches!(pos.at(s.king).as_piece(), Some((side, k)) if side == c.side && self.castles_as_king(c, k))
-            })?
+            self.free_stand_walked(c, pos)?
         };
         stand.flank_ok.then_some(CastlingCells {
             king: stand.king,
             empty: &stand.empty,
             safe: &stand.safe,
+        })
+    }
+
+    /// The stand of free castling `c` where its royal piece stands: the first cell of the
+    /// partner's row, in cell order, holding a piece that castles as its king, found from the
+    /// position's piece sets (boards of at most 128 cells, at most 64 kinds).
+    fn free_stand_in_sets<'a>(&self, c: &'a Castling, pos: &Position) -> Option<&'a FreeStand> {
+        let mut kinds = c
+            .king_kind
+            .map_or(self.royal_kinds(), |k| 1u64 << k.index());
+        let mut kings = 0u128;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            kings |= pos.piece_set(2 * k + c.side.index());
+        }
+        kings &= c.stand_set;
+        if kings == 0 {
+            return None;
+        }
+        // The stands are the row's cells in cell order: the royal piece's is the one with as
+        // many row cells before it.
+        let before = c.stand_set & ((kings & kings.wrapping_neg()) - 1);
+        c.stands.get(before.count_ones() as usize)
+    }
+
+    /// [`Ruleset::free_stand_in_sets`] on any board: the row read cell by cell.
+    fn free_stand_walked<'a>(&self, c: &'a Castling, pos: &Position) -> Option<&'a FreeStand> {
+        c.stands.iter().find(|s| {
+            matches!(pos.at(s.king).as_piece(), Some((side, k)) if side == c.side && self.castles_as_king(c, k))
         })
     }
 
@@ -1460,4 +1474,72 @@ fn together_kinds(pieces: &[PieceKind], bit_moves: Option<&crate::compile::bits:
                 }
         })
         .fold(0u64, |m, (k, _)| m | 1 << k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::random_playout;
+    use crate::search::Rng;
+
+    /// A free castling's stand found from the piece sets is the one the walk along the row
+    /// finds (the walk is what boards above 128 cells use): in every position of random games
+    /// of every bundled game with free castlings, for each of them whatever its rights, and
+    /// with the royal pieces moved onto random cells of the board.
+    #[test]
+    fn free_castling_stands_from_sets_are_the_stands_walked() {
+        let mut rng = Rng::new(960);
+        let mut checked = 0;
+        for (name, text) in crate::BUNDLED {
+            let Ok(rules) = Ruleset::from_source(name, text) else {
+                continue;
+            };
+            let free: Vec<&Castling> = rules
+                .castlings
+                .iter()
+                .filter(|c| c.free.is_some())
+                .collect();
+            if free.is_empty() || rules.topo.len() > 128 {
+                continue;
+            }
+            let mut same = |pos: &Position| {
+                for &c in &free {
+                    let (sets, walked) = (
+                        rules.free_stand_in_sets(c, pos).map(|s| s.king),
+                        rules.free_stand_walked(c, pos).map(|s| s.king),
+                    );
+                    assert_eq!(
+                        sets,
+                        walked,
+                        "{name}: {}",
+                        crate::text::write_position(&rules, pos)
+                    );
+                    checked += 1;
+                }
+            };
+            for _ in 0..20 {
+                let game = random_playout(&rules, |n| rng.below(n), 80, Some(7), &mut same);
+                // A second royal piece of the side on the row, or none: the first in cell
+                // order counts.
+                let mut pos = game.pos().clone();
+                for _ in 0..4 {
+                    let cell = Cell::new(rng.below(rules.topo.len()));
+                    let royal = (0..rules.pieces.len()).find(|&k| rules.pieces[k].royal);
+                    if let Some(k) = royal {
+                        let side = if rng.below(2) == 0 {
+                            Side::White
+                        } else {
+                            Side::Black
+                        };
+                        pos.put(
+                            cell,
+                            crate::core::Occupant::piece(side, PieceKindId::new(k)),
+                        );
+                    }
+                    same(&pos);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 }

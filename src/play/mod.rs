@@ -19,6 +19,8 @@ mod turn;
 pub use crate::compile::zobrist::Zobrist;
 pub use apply::{Undo, apply_turn, make_movement, make_turn, unmake};
 pub use check::{Unplayable, check_position, ep_victim};
+#[cfg(test)]
+pub(crate) use game::random_playout;
 pub use game::{Game, MAX_HISTORY_TURNS};
 pub use generate::Generator;
 pub use outcome::{Outcome, Reason, static_outcome};
