@@ -849,6 +849,9 @@ pub struct Derived {
     /// Whether the position text carries the reserve in brackets after the board (some piece
     /// kind is counted in the reserve).
     has_reserve: bool,
+    /// Whether no turn can change the supplies: no stones, no drops, no piece kind counted in
+    /// the reserve (see [`Ruleset::supplies_fixed`]).
+    supplies_fixed: bool,
     /// Stone kinds any piece collects by landing.
     collectable: Filter,
     /// Per cell: the castling rights (bit per right) a turn ends by moving from, landing on,
@@ -955,6 +958,14 @@ impl Ruleset {
     #[inline]
     pub fn has_reserve(&self) -> bool {
         self.derived.has_reserve
+    }
+
+    /// Whether no turn can change the supplies (no stones, no `[drops]`, no kind counted in
+    /// the reserve): playing a turn then neither keeps them for taking it back nor rehashes
+    /// them.
+    #[inline]
+    pub fn supplies_fixed(&self) -> bool {
+        self.derived.supplies_fixed
     }
 
     /// Stone kinds any piece collects by landing.
@@ -1220,6 +1231,10 @@ impl Ruleset {
             .filter(|(_, p)| p.royal)
             .fold(0u64, |m, (k, _)| m | 1 << k);
         self.derived.has_reserve = pieces.iter().any(|p| p.reserve.is_some());
+        // Every change of a supply is a stone placed or collected, a drop, or a piece of a
+        // kind counted in the reserve taken, drawn, given back or handed over.
+        self.derived.supplies_fixed =
+            self.stones.is_empty() && self.drops.is_none() && !self.derived.has_reserve;
         let mut piece_class = vec![0u8; 256];
         for (k, p) in pieces.iter().enumerate() {
             for (side, bit) in [(Side::White, PIECE_WHITE), (Side::Black, PIECE_BLACK)] {

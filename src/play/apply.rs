@@ -290,8 +290,10 @@ pub struct Undo {
     cells: Vec<(Cell, Occupant)>,
     /// A movement's supply gains (side, slot), each by one.
     gained: Vec<(Side, usize)>,
-    /// The supplies before a whole turn.
+    /// The supplies before a whole turn, where the rules let turns change them.
     supplies: BySide<Vec<u32>>,
+    /// Whether `supplies` holds them (not for [`Ruleset::supplies_fixed`] rules).
+    supplies_kept: bool,
     /// The rest, remembered for a whole turn (a movement leaves it alone).
     rest: Option<Rest>,
 }
@@ -344,17 +346,22 @@ impl Rest {
 }
 
 impl Undo {
-    /// Remembers everything of `pos` but its cells, and forgets earlier cell changes.
-    fn start(&mut self, pos: &Position) {
+    /// Remembers everything of `pos` but its cells (its supplies only where `keep_supplies`),
+    /// and forgets earlier cell changes.
+    fn start(&mut self, pos: &Position, keep_supplies: bool) {
         self.cells.clear();
         self.gained.clear();
-        self.supplies.clone_from(&pos.supplies);
+        if keep_supplies {
+            self.supplies.clone_from(&pos.supplies);
+        }
+        self.supplies_kept = keep_supplies;
         self.rest = Some(Rest::of(pos));
     }
 
-    /// The supplies before the turn.
-    pub(crate) fn supplies_before(&self) -> &BySide<Vec<u32>> {
-        &self.supplies
+    /// The supplies before the turn; `None` where the rules keep them fixed (then they are
+    /// those after it).
+    pub(crate) fn supplies_before(&self) -> Option<&BySide<Vec<u32>>> {
+        self.supplies_kept.then_some(&self.supplies)
     }
 
     /// The taboo cell, en-passant cell, castling rights and passes before the turn (with
@@ -373,12 +380,19 @@ pub fn make_turn(
     undo: &mut Undo,
     mut on_cell: impl FnMut(Cell, Occupant, Occupant),
 ) {
-    undo.start(pos);
+    undo.start(pos, !rules.supplies_fixed());
+    #[cfg(debug_assertions)]
+    let supplies = pos.supplies.clone();
     let cells = &mut undo.cells;
     apply_turn(rules, pos, t, |c, old, new| {
         cells.push((c, old));
         on_cell(c, old, new);
     });
+    #[cfg(debug_assertions)]
+    debug_assert!(
+        !rules.supplies_fixed() || pos.supplies == supplies,
+        "a turn changed the supplies of rules that keep them fixed"
+    );
 }
 
 /// Moves the pieces of a turn's movement only (`move_pieces`: the side, counters and
@@ -414,7 +428,9 @@ pub fn unmake(pos: &mut Position, undo: &Undo) {
         pos.supplies[side][slot] -= 1;
     }
     if let Some(rest) = undo.rest {
-        pos.supplies.clone_from(&undo.supplies);
+        if undo.supplies_kept {
+            pos.supplies.clone_from(&undo.supplies);
+        }
         rest.put_back(pos);
     }
 }

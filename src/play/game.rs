@@ -14,11 +14,11 @@ use super::turn::{Turn, TurnView};
 use crate::compile::zobrist::Zobrist;
 use crate::rules::EndVerdict;
 
-/// A turn of the game's history: the turn, how to take it back, and the hash before it.
+/// A turn of the game's history: the turn and the hash before it (how to take it back is in
+/// [`Game`]'s `undos`, at the same index).
 #[derive(Debug, Clone)]
 struct Played {
     turn: Turn,
-    undo: Undo,
     hash: u64,
 }
 
@@ -36,9 +36,11 @@ pub struct Game<'r> {
     pub(crate) pos: Position,
     hash: u64,
     history: Vec<Played>,
-    /// The undo records of turns taken back, kept for the next turns played (their buffers
-    /// reused: playing and taking back allocates nothing once the game has been this deep).
-    spare: Vec<Undo>,
+    /// How to take back each turn of `history` (at the same index), then the records of turns
+    /// taken back, kept for the next turns played: each is written in place, its buffers
+    /// reused (playing and taking back moves no record and allocates nothing once the game
+    /// has been this deep).
+    undos: Vec<Undo>,
     pub(crate) generator: Generator,
     scratch: Position,
 }
@@ -53,7 +55,7 @@ impl<'r> Game<'r> {
             pos,
             hash,
             history: Vec::new(),
-            spare: Vec::new(),
+            undos: Vec::new(),
             generator: Generator::default(),
             scratch: Position::default(),
         })
@@ -371,20 +373,18 @@ impl<'r> Game<'r> {
     /// [`Game::play`] of a turn the caller gives up: it goes into the history as it is (perft
     /// plays every turn it lists, with no copy).
     fn play_owned(&mut self, t: Turn) {
-        let mut undo = self.spare.pop().unwrap_or_default();
+        let ply = self.history.len();
+        if self.undos.len() == ply {
+            self.undos.push(Undo::default());
+        }
+        let undo = &mut self.undos[ply];
         let z = &self.rules.zobrist();
         let mut hash = self.hash;
-        make_turn(
-            self.rules,
-            &mut self.pos,
-            &t.view(),
-            &mut undo,
-            |c, old, new| {
-                hash = hash
-                    .wrapping_sub(z.cell(c, old))
-                    .wrapping_add(z.cell(c, new));
-            },
-        );
+        make_turn(self.rules, &mut self.pos, &t.view(), undo, |c, old, new| {
+            hash = hash
+                .wrapping_sub(z.cell(c, old))
+                .wrapping_add(z.cell(c, new));
+        });
         let mut hash = rehash_rest(
             z,
             undo.supplies_before(),
@@ -402,7 +402,6 @@ impl<'r> Game<'r> {
         }
         self.history.push(Played {
             turn: t,
-            undo,
             hash: self.hash,
         });
         self.hash = hash;
@@ -410,12 +409,13 @@ impl<'r> Game<'r> {
 
     /// Takes the last turn back; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(p) = self.history.pop() else {
+        let Some(last) = self.history.len().checked_sub(1) else {
             return false;
         };
-        unmake(&mut self.pos, &p.undo);
-        self.hash = p.hash;
-        self.spare.push(p.undo);
+        unmake(&mut self.pos, &self.undos[last]);
+        self.hash = self.history[last].hash;
+        // Dropped in place (the turn is not moved out).
+        self.history.truncate(last);
         true
     }
 
@@ -535,16 +535,19 @@ fn earlier_equal(history: &[Played], h: u64, shift: usize) -> u32 {
 }
 
 /// The hash after a turn's cell changes were added to `hash`: the rest of what a turn
-/// changes (hands, taboo, en passant, castling rights, side), given what they were before.
+/// changes (hands, taboo, en passant, castling rights, side), given what they were before
+/// (the supplies `None` where the rules keep them fixed).
 fn rehash_rest(
     z: &Zobrist,
-    supplies: &BySide<Vec<u32>>,
+    supplies: Option<&BySide<Vec<u32>>>,
     (taboo, ep, castling, passes): (Option<Cell>, Option<Cell>, u32, u8),
     after: &Position,
     mut hash: u64,
 ) -> u64 {
+    // `None`: the rules keep the supplies fixed.
     for side in Side::BOTH {
-        for (k, (&a, &b)) in supplies[side].iter().zip(&after.supplies[side]).enumerate() {
+        let Some(before) = supplies else { break };
+        for (k, (&a, &b)) in before[side].iter().zip(&after.supplies[side]).enumerate() {
             if a != b {
                 hash = hash.wrapping_add(
                     z.supply(side, k)
@@ -595,7 +598,7 @@ fn hash_after(
     });
     rehash_rest(
         z,
-        &pos.supplies,
+        (!rules.supplies_fixed()).then_some(&pos.supplies),
         (pos.taboo, pos.ep, pos.castling, pos.passes),
         scratch,
         h,

@@ -212,19 +212,66 @@ impl Turn {
         v
     }
 
-    /// The borrowed view of this turn.
+    /// The borrowed view of this turn: the accessors' answers, from one match on the kind of
+    /// turn (perft and the search take a view of every turn they play).
     pub fn view(&self) -> TurnView<'_> {
-        TurnView {
-            from: self.from(),
-            to: self.to(),
-            captures: self.captures(),
-            dest: self.dest(),
-            place: self.placed(),
-            remove: self.removed(),
-            promote: self.promote(),
-            castle: self.castle(),
-            drop: self.dropped(),
-            pass: self.is_pass(),
+        let bare = |from: Cell| TurnView {
+            from,
+            to: None,
+            captures: &[],
+            dest: StoneEffect::None,
+            place: &[],
+            remove: None,
+            promote: None,
+            castle: None,
+            drop: None,
+            pass: false,
+        };
+        match self {
+            Turn::Move {
+                from,
+                to,
+                captures,
+                dest,
+                promote,
+                then,
+            } => {
+                let (place, remove): (&[(StoneKindId, Cell)], Option<Cell>) = match then {
+                    Then::Nothing => (&[], None),
+                    Then::Place(stones) => (stones, None),
+                    Then::Remove(cell) => (&[], Some(*cell)),
+                };
+                TurnView {
+                    to: Some(*to),
+                    captures,
+                    dest: *dest,
+                    place,
+                    remove,
+                    promote: *promote,
+                    ..bare(*from)
+                }
+            }
+            Turn::Castle { from, to, index } => TurnView {
+                to: Some(*to),
+                castle: Some(*index),
+                ..bare(*from)
+            },
+            Turn::Place { from, stones } => TurnView {
+                place: stones,
+                ..bare(*from)
+            },
+            Turn::Remove { from, cell } => TurnView {
+                remove: Some(*cell),
+                ..bare(*from)
+            },
+            Turn::Drop { cell, kind } => TurnView {
+                drop: Some(*kind),
+                ..bare(*cell)
+            },
+            Turn::Pass { from } => TurnView {
+                pass: true,
+                ..bare(*from)
+            },
         }
     }
 
@@ -590,6 +637,18 @@ mod tests {
         ];
         for t in &turns {
             assert_eq!(&t.view().to_turn(), t);
+            // The view answers as the turn does, field by field (`view` is one match).
+            let v = t.view();
+            assert_eq!(
+                (v.from(), v.to(), v.captures()),
+                (t.from(), t.to(), t.captures())
+            );
+            assert_eq!(
+                (v.dest(), v.placed(), v.removed()),
+                (t.dest(), t.placed(), t.removed())
+            );
+            assert_eq!((v.promote(), v.castle()), (t.promote(), t.castle()));
+            assert_eq!((v.dropped(), v.is_pass()), (t.dropped(), t.is_pass()));
         }
         let place = [(s, c(6)), (s, c(3))];
         let built = [
