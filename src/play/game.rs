@@ -41,6 +41,8 @@ pub struct Game<'r> {
     /// reused (playing and taking back moves no record and allocates nothing once the game
     /// has been this deep).
     undos: Vec<Undo>,
+    /// Perft's lists of turns not in use, their room kept for the next position listed.
+    lists: Vec<Vec<Turn>>,
     pub(crate) generator: Generator,
     scratch: Position,
 }
@@ -56,6 +58,7 @@ impl<'r> Game<'r> {
             hash,
             history: Vec::new(),
             undos: Vec::new(),
+            lists: Vec::new(),
             generator: Generator::default(),
             scratch: Position::default(),
         })
@@ -509,15 +512,20 @@ impl<'r> Game<'r> {
         if depth == 1 {
             return self.count_turns() as u64;
         }
-        let Ok(turns) = self.legal_turns_any_order() else {
-            return 0;
-        };
+        // A list kept from an earlier position (no allocation once perft has been this deep).
+        let mut turns = self.lists.pop().unwrap_or_default();
+        self.generator.set_any_order(true);
+        let listed = self.legal_turns_into(&mut turns);
+        self.generator.set_any_order(false);
         let mut n = 0;
-        for t in turns {
-            self.play_owned(t);
-            n += self.perft(depth - 1);
-            self.undo();
+        if listed.is_ok() {
+            for t in turns.drain(..) {
+                self.play_owned(t);
+                n += self.perft(depth - 1);
+                self.undo();
+            }
         }
+        self.lists.push(turns);
         n
     }
 }

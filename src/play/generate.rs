@@ -1519,8 +1519,14 @@ impl Core {
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
         let mut kinds = std::mem::take(&mut self.kinds);
-        if rules.pieces[kind.index()].changes.is_empty() {
-            // A kind without changes stays itself.
+        let changes = &rules.pieces[kind.index()].changes;
+        // A kind without changes stays itself, and so does a piece whose changes all fire on
+        // reaching a region it does not land in (a pawn's step short of the last rank).
+        let stays = changes.iter().all(|ch| {
+            matches!(ch.on, Trigger::Reach { region, .. }
+                if !rules.regions[region.index()].cells[pos.side].contains(step.to))
+        });
+        if stays {
             kinds.clear();
             kinds.push(None);
         } else {
