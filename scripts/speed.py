@@ -156,11 +156,16 @@ def search_nodes(out):
     return int(counts[-1])
 
 
-# (label, variant, `position` argument, bulwark's depth, Fairy-Stockfish's build and depth)
+# (label, variant, `position` argument, bulwark's depth, Fairy-Stockfish's build and depth):
+# each depth takes its engine about a second on the machine of 2026-12-06 (bulwark 0.8-0.9 s,
+# Fairy-Stockfish 0.8-1.2 s of search after its start-up). The depths before (bulwark 9, 7, 7;
+# Fairy-Stockfish 16, 14, 14) took 0.15-0.35 s, where the start-up's subtraction weighed on
+# the rate: Fairy-Stockfish's Kiwipete row ranged from 1.09 to 1.89 million nodes a second
+# between runs.
 SEARCHES = [
-    ("chess start", "chess", "startpos", 9, ("std", 16)),
-    ("chess Kiwipete", "chess", f"fen {KIWIPETE}", 7, ("std", 14)),
-    ("xiangqi start", "xiangqi", "startpos", 7, ("large", 14)),
+    ("chess start", "chess", "startpos", 10, ("std", 17)),
+    ("chess Kiwipete", "chess", f"fen {KIWIPETE}", 8, ("std", 17)),
+    ("xiangqi start", "xiangqi", "startpos", 8, ("large", 14)),
 ]
 
 
