@@ -3707,6 +3707,10 @@ struct AttackLines {
     bounded: u64,
     lines: crate::core::BySide<Vec<Line>>,
     lame: crate::core::BySide<Vec<Lame>>,
+    /// Per side of the attacker, per group of lines ([`Line::group`]): the group's kinds and,
+    /// on boards of at most 128 cells, per royal cell the union of its lines' rays (a group
+    /// with no attacker of its kinds on that union holds none on any of its lines).
+    groups: crate::core::BySide<Vec<(u64, Vec<u128>)>>,
     /// The free leaps onto a royal piece (no path cells): the kind and where its maker would
     /// stand, relative to the royal cell. Only the evasion sets read them (a free leap's
     /// attack cannot be opened or closed by any other cell).
@@ -3790,7 +3794,69 @@ struct Lame {
     paths: Vec<(i8, i8)>,
 }
 
+/// Puts each side's lines in groups by their kinds ([`Line::group`]) and, on boards of at most
+/// 128 cells, gives each line its rays; returns each side's groups (their kinds, and the
+/// union of their lines' rays per royal cell, for [`AttackLines::groups`]).
+fn line_groups(
+    topo: &crate::board::Topology,
+    lines: &mut crate::core::BySide<Vec<Line>>,
+) -> crate::core::BySide<Vec<(u64, Vec<u128>)>> {
+    let mut groups = crate::core::BySide::new(Vec::new(), Vec::new());
+    for side in [Side::White, Side::Black] {
+        let distinct: &mut Vec<(u64, Vec<u128>)> = &mut groups[side];
+        for line in &mut lines[side] {
+            line.group = distinct
+                .iter()
+                .position(|&(k, _)| k == line.kinds)
+                .unwrap_or_else(|| {
+                    distinct.push((line.kinds, Vec::new()));
+                    distinct.len() - 1
+                });
+            if topo.len() <= 128 {
+                line.rays = topo
+                    .cells()
+                    .map(|r| topo.line(r, line.back).fold(0u128, |m, c| m | bits::bit(c)))
+                    .collect();
+                let union = &mut distinct[line.group].1;
+                union.resize(topo.len(), 0);
+                for (u, ray) in union.iter_mut().zip(&line.rays) {
+                    *u |= ray;
+                }
+            }
+        }
+    }
+    groups
+}
+
 impl AttackLines {
+    /// The groups of `enemy`'s lines from the royal piece on `r` that may hold an attacker
+    /// (bit per group, every group past the 64th set): some of the group's kinds are among
+    /// `present` and, where the position has cell sets, one of their pieces stands on the
+    /// union of the group's lines. A group left out holds no line that [`Line::may_hold`]
+    /// would keep.
+    #[inline]
+    fn open_groups(
+        &self,
+        pos: &Position,
+        enemy: Side,
+        r: Cell,
+        present: u64,
+        attackers: &mut Attackers,
+    ) -> u64 {
+        let mut open = u64::MAX;
+        for (g, (kinds, union)) in self.groups[enemy].iter().enumerate().take(64) {
+            let closed = kinds & present == 0
+                || (pos.has_piece_sets()
+                    && union
+                        .get(r.index())
+                        .is_some_and(|&u| u & attackers.cells(pos, g, *kinds) == 0));
+            if closed {
+                open &= !(1 << g);
+            }
+        }
+        open
+    }
+
     fn new(rules: &Ruleset) -> AttackLines {
         let mut bounded = 0u64;
         let mut lines = crate::core::BySide::new(Vec::<Line>::new(), Vec::new());
@@ -3862,34 +3928,13 @@ impl AttackLines {
                 }
             }
         }
-        for side in [Side::White, Side::Black] {
-            let mut distinct = Vec::new();
-            for line in &mut lines[side] {
-                line.group = distinct
-                    .iter()
-                    .position(|&k| k == line.kinds)
-                    .unwrap_or_else(|| {
-                        distinct.push(line.kinds);
-                        distinct.len() - 1
-                    });
-            }
-        }
-        let topo = &rules.topo;
-        if topo.len() <= 128 {
-            for side in [Side::White, Side::Black] {
-                for line in &mut lines[side] {
-                    line.rays = topo
-                        .cells()
-                        .map(|r| topo.line(r, line.back).fold(0u128, |m, c| m | bits::bit(c)))
-                        .collect();
-                }
-            }
-        }
+        let groups = line_groups(&rules.topo, &mut lines);
         AttackLines {
             rules: rules.identity.get(),
             bounded,
             lines,
             lame,
+            groups,
             leaps,
         }
     }
@@ -4401,7 +4446,13 @@ impl Sensitive {
         let attacker = |c: Cell| enemy_bit(pos, enemy, c);
         let mut attackers = Attackers::new(enemy);
         for &r in royals {
+            // The groups with an attacker on one of their lines (bit per group; groups past
+            // the 64th always): a group with none is passed over without asking each line.
+            let open = table.open_groups(pos, enemy, r, present, &mut attackers);
             for line in &table.lines[enemy] {
+                if line.group < 64 && open >> line.group & 1 == 0 {
+                    continue;
+                }
                 if !line.may_hold(pos, r, present, &mut attackers) {
                     continue;
                 }
