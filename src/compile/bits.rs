@@ -466,17 +466,18 @@ impl BitMoves {
                     let mut r = 0u128;
                     for &(v, grows) in vs {
                         let base = usize::from(v) * self.cells;
-                        let mut ray = self.rays[base + from.index()];
+                        let ray = self.rays[base + from.index()];
                         let block = ray & occupied;
-                        if block != 0 {
-                            let first = if grows {
-                                block.trailing_zeros()
-                            } else {
-                                block.ilog2()
-                            };
-                            ray &= !self.rays[base + first as usize];
-                        }
-                        r |= ray;
+                        // Cut after the first piece, without a branch on whether there is
+                        // one: growing, the cells up to the lowest piece (all of them when
+                        // there is none); falling, the ray less the ray beyond the highest
+                        // piece (beyond cell 0, where none is: the falling ray from cell 0
+                        // is empty).
+                        r |= if grows {
+                            ray & (block ^ block.wrapping_sub(1))
+                        } else {
+                            ray & !self.rays[base + (block | 1).ilog2() as usize]
+                        };
                     }
                     r
                 }
