@@ -27,10 +27,10 @@
 
 use std::collections::BTreeSet;
 
-use bulwark::compile::bits::bit;
+use bulwark::compile::bits::{EmptyCells, bit};
 use bulwark::compile::ranges::RangeBoard;
-use bulwark::core::PieceKindId;
 use bulwark::core::StoneKindId;
+use bulwark::core::{PieceKindId, RegionId};
 use bulwark::play::Game;
 use bulwark::vm::{Machine, Options};
 use bulwark::{BUNDLED, Cell, Occupant, Position, Ruleset, Side, Turn, text};
@@ -197,13 +197,14 @@ fn same_options(r: &Ruleset, pos: &Position) {
                 else {
                     continue;
                 };
+                let in_region = |g: RegionId| r.regions[g.index()].cells[side].contains(c);
                 let Some(got) = bits.attacks_cell(
                     &r.links,
                     (kind.index(), side),
                     c,
                     (t, victim),
-                    |d| pos.at(d).is_empty(),
-                    |g| r.regions[g.index()].cells[side].contains(c),
+                    &|d: Cell| pos.at(d).is_empty(),
+                    in_region,
                 ) else {
                     continue;
                 };
@@ -211,6 +212,27 @@ fn same_options(r: &Ruleset, pos: &Position) {
                     got,
                     general.captures_cell(r, pos, c, t),
                     "{}: whether the piece on {} attacks {} in cell sets",
+                    text::write_position(r, pos),
+                    r.topo.name(c),
+                    r.topo.name(t)
+                );
+                // The empty cells given as a cell set answer alike.
+                let empty = r
+                    .topo
+                    .cells()
+                    .filter(|&d| pos.at(d).is_empty())
+                    .fold(0u128, |m, d| m | bit(d));
+                assert_eq!(
+                    bits.attacks_cell(
+                        &r.links,
+                        (kind.index(), side),
+                        c,
+                        (t, victim),
+                        &EmptyCells(empty),
+                        in_region,
+                    ),
+                    Some(got),
+                    "{}: the piece on {} against {}, the empty cells as a set",
                     text::write_position(r, pos),
                     r.topo.name(c),
                     r.topo.name(t)

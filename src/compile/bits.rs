@@ -389,7 +389,7 @@ impl BitMoves {
         (kind, side): (usize, Side),
         from: Cell,
         (target, victim): (Cell, PieceKindId),
-        empty: impl Fn(Cell) -> bool,
+        empty: &impl Empties,
         in_region: impl Fn(RegionId) -> bool,
     ) -> Option<bool> {
         if !self.answers_attacks(kind, side) {
@@ -416,23 +416,14 @@ impl BitMoves {
                         }
                         // The cells strictly between: the ray from `from` less the one from
                         // `target` on (rays of a growing or shrinking vector do not wrap).
-                        let mut between = ray & !self.rays[base + target.index()] & !t;
-                        let mut open = true;
-                        while between != 0 {
-                            let c = Cell::new(between.trailing_zeros() as usize);
-                            between &= between - 1;
-                            if !empty(c) {
-                                open = false;
-                                break;
-                            }
-                        }
-                        if open {
+                        let between = ray & !self.rays[base + target.index()] & !t;
+                        if empty.all_empty(between) {
                             return Some(true);
                         }
                     }
                 }
                 Reach::Walk(vs) => {
-                    if walk_reaches(links, vs, (from, target), (l.min, l.max), &empty) {
+                    if walk_reaches(links, vs, (from, target), (l.min, l.max), empty) {
                         return Some(true);
                     }
                 }
@@ -523,7 +514,7 @@ fn walk_reaches(
     vs: &[u16],
     (from, target): (Cell, Cell),
     (min, max): (u32, u32),
-    empty: &impl Fn(Cell) -> bool,
+    empty: &impl Empties,
 ) -> bool {
     let board = EmptyBy(empty);
     vs.iter().any(|&v| {
@@ -544,12 +535,55 @@ fn walk_reaches(
 }
 
 /// A board read through a test of which cells are empty (for [`ride`]).
-struct EmptyBy<F>(F);
+struct EmptyBy<'a, E>(&'a E);
 
-impl<F: Fn(Cell) -> bool> super::walk::Passage for EmptyBy<F> {
+impl<E: Empties> super::walk::Passage for EmptyBy<'_, E> {
     #[inline]
     fn passes(&self, _pass: Filter, _side: Side, c: Cell) -> bool {
-        (self.0)(c)
+        self.0.empty(c)
+    }
+}
+
+/// Which cells are empty, as [`BitMoves::attacks_cell`] reads them: a test of one cell (any
+/// `Fn(Cell) -> bool`), or a cell set ([`EmptyCells`]) that answers for all the cells between
+/// a rider and its target at once.
+pub trait Empties {
+    /// Whether `c` is empty.
+    fn empty(&self, c: Cell) -> bool;
+
+    /// Whether every cell of `set` is empty.
+    #[inline]
+    fn all_empty(&self, mut set: u128) -> bool {
+        while set != 0 {
+            if !self.empty(Cell::new(set.trailing_zeros() as usize)) {
+                return false;
+            }
+            set &= set - 1;
+        }
+        true
+    }
+}
+
+impl<F: Fn(Cell) -> bool> Empties for F {
+    #[inline]
+    fn empty(&self, c: Cell) -> bool {
+        self(c)
+    }
+}
+
+/// The empty cells as a cell set (bit per cell index).
+#[derive(Debug, Clone, Copy)]
+pub struct EmptyCells(pub u128);
+
+impl Empties for EmptyCells {
+    #[inline]
+    fn empty(&self, c: Cell) -> bool {
+        self.0 & bit(c) != 0
+    }
+
+    #[inline]
+    fn all_empty(&self, set: u128) -> bool {
+        set & !self.0 == 0
     }
 }
 

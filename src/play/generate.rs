@@ -537,7 +537,7 @@ impl Core {
                 (kind.index(), side),
                 from,
                 (target, victim),
-                |c| pos.at(c).is_empty(),
+                &|c: Cell| pos.at(c).is_empty(),
                 |r| rules.regions[r.index()].cells[side].contains(from),
             )
         {
@@ -560,7 +560,7 @@ impl Core {
         (at, victim, taken): (Cell, PieceKindId, u128),
         by: Side,
         among: Among<'_>,
-        empty: impl Fn(Cell) -> bool,
+        empty: impl bits::Empties,
     ) -> Option<bool> {
         if blast_spares(rules, pos, at, by) {
             return Some(false);
@@ -1178,7 +1178,8 @@ impl Core {
                     None => return false,
                 }
             }
-            let empty = |x: Cell| x != to && (x == c || pos.at(x).is_empty());
+            // Empty after the move: the royal piece's cell, not its destination.
+            let empty = bits::EmptyCells((!sets.occupied | bits::bit(c)) & !bits::bit(to));
             let at = (to, kind, bits::bit(to));
             match self.attacked_unplayed(rules, pos, at, side.opponent(), shared.foes, empty) {
                 Some(attacked) => legal += usize::from(!attacked),
@@ -3218,7 +3219,7 @@ impl<'a> Safety<'a> {
                         (k.index(), side),
                         cell,
                         (target, PieceKindId::new(j)),
-                        |x| x != cell && pos.at(x).is_empty(),
+                        &|x: Cell| x != cell && pos.at(x).is_empty(),
                         |r| rules.regions[r.index()].cells[side].contains(cell),
                     );
                     if hit != Some(false) {
@@ -4074,7 +4075,7 @@ fn gives_check_from(
                     (k.index(), side),
                     to,
                     (r, v),
-                    |c| c == from || c != to && pos.at(c).is_empty(),
+                    &|c: Cell| c == from || c != to && pos.at(c).is_empty(),
                     |g| rules.regions[g.index()].cells[side].contains(to),
                 )
             });

@@ -276,7 +276,13 @@ fn counted_outcome(rules: &Ruleset, pos: &Position) -> Option<Outcome> {
     // The kinds each side has on the board, found in one pass (where kinds fit a mask).
     let mut on_board = BySide::new(0u64, 0u64);
     let masked = rules.pieces.len() <= 64;
-    if masked {
+    if masked && pos.has_piece_sets() {
+        // From the piece sets: four words a kind (see `Position::kind_words`).
+        for (k, w) in pos.kind_words().chunks_exact(4).enumerate().take(64) {
+            on_board[Side::White] |= u64::from(w[0] | w[1] != 0) << k;
+            on_board[Side::Black] |= u64::from(w[2] | w[3] != 0) << k;
+        }
+    } else if masked {
         for o in pos.cells() {
             if let Some((s, k)) = o.as_piece() {
                 on_board[s] |= 1 << k.index();
