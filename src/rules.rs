@@ -868,6 +868,8 @@ pub struct Derived {
     /// With `[blast]` on a board of at most 128 cells: per cell, the same cells as a bit set
     /// (empty otherwise).
     blast_sets: Vec<u128>,
+    /// The reverse of `blast_sets`: per cell, the cells whose capture would blow it up.
+    blast_reach: Vec<u128>,
 }
 
 /// [`Ruleset::piece_class`]: a White piece.
@@ -1054,6 +1056,13 @@ impl Ruleset {
     #[inline]
     pub fn blast_set(&self, to: Cell) -> Option<u128> {
         self.derived.blast_sets.get(to.index()).copied()
+    }
+
+    /// The cells whose capture would blow up `c` (it among the cells [`Ruleset::blast_set`]
+    /// gives for them): `None` without `[blast]` or on a board of more than 128 cells.
+    #[inline]
+    pub fn blast_reach(&self, c: Cell) -> Option<u128> {
+        self.derived.blast_reach.get(c.index()).copied()
     }
 
     /// The cells a capture landing on `to` blows up besides `to` itself (`[blast]`; none
@@ -1326,6 +1335,15 @@ impl Ruleset {
         } else {
             Vec::new()
         };
+        let mut reach = vec![0u128; self.derived.blast_sets.len()];
+        for (to, &set) in self.derived.blast_sets.iter().enumerate() {
+            let mut rest = set;
+            while rest != 0 {
+                reach[rest.trailing_zeros() as usize] |= 1u128 << to;
+                rest &= rest - 1;
+            }
+        }
+        self.derived.blast_reach = reach;
         self.derived.blast_cells = cells;
         self.derived.blast_start = start;
     }

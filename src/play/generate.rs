@@ -4276,15 +4276,17 @@ impl Sensitive {
                 if self.bursts && rules.topo.len() <= 128 {
                     let burst = self.burst.low128();
                     let guarded = fragile & (royals | burst);
-                    let mut spared = 0u128;
-                    let mut rest = enemies & !burst & !royals;
+                    // The enemy pieces whose capture blows up none of the guarded pieces:
+                    // every cell from which a blast reaches a guarded one is left out (a loop
+                    // over the few guarded pieces, not over the enemy's).
+                    let mut touched = 0u128;
+                    let mut rest = guarded;
                     while rest != 0 {
                         let c = Cell::new(rest.trailing_zeros() as usize);
                         rest &= rest - 1;
-                        if rules.blast_set(c).is_some_and(|a| a & guarded == 0) {
-                            spared |= bits::bit(c);
-                        }
+                        touched |= rules.blast_reach(c).unwrap_or(u128::MAX);
                     }
+                    let spared = enemies & !burst & !royals & !touched;
                     self.burst_sets = Some(BurstSets {
                         burst,
                         royals,
