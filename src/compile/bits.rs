@@ -224,6 +224,9 @@ pub struct BitMoves {
     /// Per vector id and cell (`v * cells + c`): the cells a ride along the vector from the
     /// cell passes over, as far as the board goes (the cell itself not included).
     rays: Vec<u128>,
+    /// [`BitMoves::rays`] in one word each, on boards of at most 64 cells (else empty): a
+    /// falling ray is cut there by a shift, which on two words cost more than a second look-up.
+    narrow: Vec<u64>,
     /// Per piece kind, per side: the movement programs.
     progs: Vec<Option<BySide<BitProgram>>>,
     /// Per piece kind, per side: the movement programs for all the kind's pieces at once.
@@ -333,9 +336,16 @@ impl BitMoves {
             .enumerate()
             .fold(0u64, |m, (k, p)| m | u64::from(p.is_some()) << k);
         let attack_kinds = BySide::new(answered, answered);
+        // Boards of at most 64 cells: every ray fits the low word.
+        let narrow = if cells <= 64 {
+            rays.iter().map(|&r| r as u64).collect()
+        } else {
+            Vec::new()
+        };
         Some(BitMoves {
             cells,
             rays,
+            narrow,
             progs,
             shifts,
             prog_kinds,
@@ -453,6 +463,9 @@ impl BitMoves {
             }
             let reach = match &l.reach {
                 Reach::Leaps(t) => t[from.index()],
+                Reach::Rays(vs) if !self.narrow.is_empty() => {
+                    narrow_rays(&self.narrow, self.cells, vs, from, occupied as u64)
+                }
                 Reach::Rays(vs) => {
                     let mut r = 0u128;
                     for &(v, grows) in vs {
@@ -503,6 +516,26 @@ impl BitMoves {
         }
         out
     }
+}
+
+/// The cells the rays `vs` (vector, whether it grows in cell order) from `from` reach on a
+/// board of at most 64 cells (`rays` one word per vector and cell), each to its first piece
+/// of `occupied`, that one included. Growing, the ray keeps its cells up to the lowest piece
+/// (all of them where there is none); falling, its cells from the highest piece on, by a
+/// shift (from cell 0, the whole ray, where there is none).
+#[inline]
+fn narrow_rays(rays: &[u64], cells: usize, vs: &[(u16, bool)], from: Cell, occupied: u64) -> u128 {
+    let mut r = 0u64;
+    for &(v, grows) in vs {
+        let ray = rays[usize::from(v) * cells + from.index()];
+        let block = ray & occupied;
+        r |= if grows {
+            ray & (block ^ block.wrapping_sub(1))
+        } else {
+            ray & (u64::MAX << (block | 1).ilog2())
+        };
+    }
+    u128::from(r)
 }
 
 /// Whether a ride along one of `vs` from `from` reaches `target` over empty cells, within
