@@ -93,6 +93,8 @@ struct ShiftUnit {
 #[derive(Debug, Clone)]
 pub struct ShiftProgram {
     groups: Vec<(i16, Vec<ShiftUnit>)>,
+    /// The board has at most 64 cells: the sets are read in one word.
+    narrow: bool,
 }
 
 /// Most offsets a [`ShiftProgram`] has: with more, its pieces are walked one by one.
@@ -173,7 +175,10 @@ impl ShiftProgram {
                 return None;
             }
         }
-        Some(ShiftProgram { groups })
+        Some(ShiftProgram {
+            groups,
+            narrow: cells <= 64,
+        })
     }
 
     /// For each offset `d` of the program: the cells the pieces of `pieces` land on by it
@@ -189,29 +194,93 @@ impl ShiftProgram {
         region: impl Fn(RegionId) -> u128,
         mut f: impl FnMut(i16, u128),
     ) {
+        // On a board of at most 64 cells every set fits one word: shifts of one word by any
+        // amount are one instruction, of two words several and a choice.
+        if self.narrow {
+            let region = |r: RegionId| region(r) as u64;
+            let sets = (pieces as u64, occupied as u64, enemy as u64);
+            self.each_landing_in(sets, region, |d, landed| f(d, u128::from(landed)));
+        } else {
+            self.each_landing_in((pieces, occupied, enemy), region, f);
+        }
+    }
+
+    /// [`ShiftProgram::each_landing`] on sets of `W` (the board's cells fit it).
+    #[inline]
+    fn each_landing_in<W: Word>(
+        &self,
+        (pieces, occupied, enemy): (W, W, W),
+        region: impl Fn(RegionId) -> W,
+        mut f: impl FnMut(i16, W),
+    ) {
         let empty = !occupied;
         for (d, units) in &self.groups {
-            let mut landed = 0u128;
+            let mut landed = W::ZERO;
             for u in units {
-                let mut from = pieces & u.src;
+                let mut from = pieces & W::low(u.src);
                 if let Some(r) = u.from {
                     from &= region(r);
                 }
                 for &m in &u.mids {
-                    from &= shifted(empty, -m);
+                    from &= empty.shifted(-m);
                 }
-                let mut may = 0u128;
+                let mut may = W::ZERO;
                 if u.empty {
                     may |= empty;
                 }
                 if u.enemy {
                     may |= enemy;
                 }
-                landed |= shifted(from, *d) & may;
+                landed |= from.shifted(*d) & may;
             }
-            if landed != 0 {
+            if landed != W::ZERO {
                 f(*d, landed);
             }
+        }
+    }
+}
+
+/// A cell set of one or two words, as [`ShiftProgram::each_landing`] reads it.
+trait Word:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitAndAssign
+    + std::ops::BitOrAssign
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The cells of `x` that the word holds.
+    fn low(x: u128) -> Self;
+    /// The set moved `d` cells on in cell order (back where `d` is negative).
+    fn shifted(self, d: i16) -> Self;
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    #[inline]
+    fn low(x: u128) -> u128 {
+        x
+    }
+    #[inline]
+    fn shifted(self, d: i16) -> u128 {
+        shifted(self, d)
+    }
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    #[inline]
+    fn low(x: u128) -> u64 {
+        x as u64
+    }
+    #[inline]
+    fn shifted(self, d: i16) -> u64 {
+        // The offsets of a board of at most 64 cells are below 64.
+        if d >= 0 {
+            self << d.unsigned_abs()
+        } else {
+            self >> d.unsigned_abs()
         }
     }
 }
