@@ -3607,10 +3607,27 @@ fn fires_unplayed(
 /// royal piece of `by` standing around it, so that no piece of `by` attacks there (two royal
 /// pieces side by side cannot be checked by each other's pieces).
 fn blast_spares(rules: &Ruleset, pos: &Position, cell: Cell, by: Side) -> bool {
-    rules.blast.is_some()
-        && rules
-            .blast_around(cell)
-            .any(|c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && rules.is_royal(k)))
+    if rules.blast.is_none() {
+        return false;
+    }
+    // From the position's piece sets where it has them: `by`'s royal pieces (a set per royal
+    // kind, at most 64 kinds) against the cells the blast reaches.
+    if let Some(area) = rules.blast_set(cell)
+        && pos.has_piece_sets()
+        && rules.pieces.len() <= 64
+    {
+        let mut kinds = rules.royal_kinds();
+        let mut royals = 0u128;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            royals |= pos.piece_set(2 * k + by.index());
+        }
+        return royals & area != 0;
+    }
+    rules
+        .blast_around(cell)
+        .any(|c| matches!(pos.at(c).as_piece(), Some((s, k)) if s == by && rules.is_royal(k)))
 }
 
 /// Whether a piece of kind `k` counts as an attacker: with exploding captures (`[blast]`) a
