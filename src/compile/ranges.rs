@@ -567,6 +567,13 @@ impl BitRanges {
     /// stands, read with both cells empty; `in_region` tells whether `at` is in the piece's
     /// region (for `emit … from`). The same cells as [`crate::vm::Machine::range`] gives on
     /// the position with the move played.
+    ///
+    /// Always inlined, as [`BitRanges::leg_cells`] is: a set of four words returned from a
+    /// call is stored a word or two at a time and read back two words at a time, a load that
+    /// must wait for the stores to retire (Bollwerk 178 perft 2: -6% time for this one, -3%
+    /// more for `leg_cells`).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub fn range(
         &self,
         prog: &RangeProgram,
@@ -654,7 +661,8 @@ impl BitRanges {
 
     /// The cells one leg of form `form` reaches from `from`, never entering a cell of
     /// `closed` (which holds `from`): a ride stops before one. `ok` gives each filter's cells.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn leg_cells(
         &self,
         form: &Form,
