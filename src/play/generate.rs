@@ -1519,7 +1519,6 @@ impl Core {
         step: &Step<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        let mut kinds = std::mem::take(&mut self.kinds);
         let changes = &rules.pieces[kind.index()].changes;
         // A kind without changes stays itself, and so does a piece whose changes all fire on
         // reaching a region it does not land in (a pawn's step short of the last rank).
@@ -1528,39 +1527,56 @@ impl Core {
                 if !rules.regions[region.index()].cells[pos.side].contains(step.to))
         });
         if stays {
-            kinds.clear();
-            kinds.push(None);
-        } else {
-            self.kind_choices(rules, pos, from, kind, step, &mut kinds);
+            return self.arrive_as(rules, pos, from, kind, None, step, f);
         }
+        let mut kinds = std::mem::take(&mut self.kinds);
+        self.kind_choices(rules, pos, from, kind, step, &mut kinds);
         let mut count = 0;
         for &promote in &kinds {
-            let view =
-                TurnView::movement(from, step.to, step.captures, step.dest).promoting(promote);
-            let shapes = rules.piece_shapes[kind.index()];
-            let compulsory = rules.turn.stone_after_move_compulsory;
-            // The plain move first, unless it has to wait for whether a stone can follow.
-            if shapes.moves && !compulsory {
-                f(&view);
-                count += 1;
-            }
-            let now = promote.unwrap_or(kind);
-            let arrived = &rules.pieces[now.index()];
-            let mut with_stones = 0;
-            if !rules.stones.is_empty()
-                && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
-                && shapes.move_then_stone
-            {
-                with_stones = self.stones_after_move(rules, pos, now, &view, step, f);
-            }
-            count += with_stones;
-            // A compulsory stone: the plain move only when no stone can follow it.
-            if shapes.moves && compulsory && with_stones == 0 {
-                f(&view);
-                count += 1;
-            }
+            count += self.arrive_as(rules, pos, from, kind, promote, step, f);
         }
         self.kinds = kinds;
+        count
+    }
+
+    /// The turns of one movement of a piece of kind `kind` that arrives as `promote` (`None`:
+    /// as itself): the plain move and each stone action from the new cell.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn arrive_as(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        from: Cell,
+        kind: PieceKindId,
+        promote: Option<PieceKindId>,
+        step: &Step<'_>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let mut count = 0;
+        let view = TurnView::movement(from, step.to, step.captures, step.dest).promoting(promote);
+        let shapes = rules.piece_shapes[kind.index()];
+        let compulsory = rules.turn.stone_after_move_compulsory;
+        // The plain move first, unless it has to wait for whether a stone can follow.
+        if shapes.moves && !compulsory {
+            f(&view);
+            count += 1;
+        }
+        let now = promote.unwrap_or(kind);
+        let arrived = &rules.pieces[now.index()];
+        let mut with_stones = 0;
+        if !rules.stones.is_empty()
+            && (arrived.stones_per_turn > 0 || !arrived.removes.is_empty())
+            && shapes.move_then_stone
+        {
+            with_stones = self.stones_after_move(rules, pos, now, &view, step, f);
+        }
+        count += with_stones;
+        // A compulsory stone: the plain move only when no stone can follow it.
+        if shapes.moves && compulsory && with_stones == 0 {
+            f(&view);
+            count += 1;
+        }
         count
     }
 
