@@ -583,10 +583,11 @@ impl BitRanges {
         vacated: Cell,
         in_region: impl Fn(RegionId) -> bool,
     ) -> Wide {
-        let mut vac = Wide::of(at);
-        vac.insert(vacated);
-        // The cells filter `f` admits, with the two cells read as empty.
-        let ok = |f: FilterId| -> Wide {
+        let home = Wide::of(at);
+        let vac = home | Wide::of(vacated);
+        // The cells filter `f` admits, with the two cells read as empty. (`move`: a set the
+        // closure refers to is kept in memory, and each read of it waited for its stores.)
+        let ok = move |f: FilterId| -> Wide {
             let base = board.ok[usize::from(f)].without(vac);
             if self.filters[usize::from(f)].1 {
                 base | vac
@@ -594,7 +595,6 @@ impl BitRanges {
                 base
             }
         };
-        let home = Wide::of(at);
         let mut out = Wide::EMPTY;
         for l in &prog.legs {
             if l.from.is_none_or(&in_region) {
