@@ -1230,6 +1230,7 @@ impl Ruleset {
                 prog.disjoint = prog.plain && prog.is_disjoint(links, files, ranks);
                 prog.reach = prog.reach_table(links, topo);
                 prog.entry = prog.entry_legs();
+                prog.closures = prog.closure_heads();
             }
         }
         let pieces = &self.pieces;

@@ -127,6 +127,9 @@ fn same_kind_moves(r: &Ruleset, pos: &Position) {
 fn same_options(r: &Ruleset, pos: &Position) {
     same_kind_moves(r, pos);
     let (mut fast, mut general) = (Machine::new(), Machine::general_only());
+    // Options taken in any order: chains that repeat one leg found cell by cell.
+    let mut any = Machine::new();
+    any.set_any_order(true);
     let (mut a, mut b) = (Options::default(), Options::default());
     for c in r.topo.cells() {
         if pos.at(c).as_piece().is_none() {
@@ -150,6 +153,19 @@ fn same_options(r: &Ruleset, pos: &Position) {
             show(&a),
             show(&b),
             "{} on {}",
+            text::write_position(r, pos),
+            r.topo.name(c)
+        );
+        any.moves(r, pos, c, &mut a);
+        let sorted = |o: &Options| {
+            let mut v = show(o);
+            v.sort();
+            v
+        };
+        assert_eq!(
+            sorted(&a),
+            sorted(&b),
+            "{} on {}: the options in any order",
             text::write_position(r, pos),
             r.topo.name(c)
         );
@@ -803,6 +819,46 @@ fn chains_begin_with_known_legs() {
             "jump(all) over(own guard)"
         ]
     );
+}
+
+/// The repetitions of one leg that end every path from an op (`Program::closures`, explored
+/// cell by cell where the options are only counted): Bollwerk 178's Spy's chain of jumps that
+/// capture nothing (B-30), from its first jump and from its repetition; not the Guard's chain,
+/// whose jumps may take (B-20), nor the Spy's capturing chain, which goes on after its prefix
+/// (B-31). In the test variant: a chain of one jump, a repetition after a step of another
+/// kind (from the repetition only), a lame leap repeated; not an alternation of two jumps nor
+/// a maximal chain.
+#[test]
+fn chains_that_repeat_one_leg_and_end_are_closures() {
+    let heads = |p: &bulwark::compile::Program| -> Vec<(bool, String)> {
+        p.closures
+            .iter()
+            .map(|c| (c.once, p.legs[usize::from(c.leg)].text.clone()))
+            .collect()
+    };
+    let spy_jump = "jump(all) over(piece | arrow-like)".to_string();
+    let r = rules("bollwerk178");
+    let piece = |id: &str| &r.pieces.iter().find(|p| p.id == id).unwrap().moves;
+    assert_eq!(
+        heads(piece("spy")),
+        [(false, spy_jump.clone()), (true, spy_jump)]
+    );
+    assert_eq!(heads(piece("guard")), []);
+    let r = emit_chains(false);
+    let piece = |id: &str| &r.pieces.iter().find(|p| p.id == id).unwrap().moves;
+    let jump = "jump(all) over(piece)".to_string();
+    assert_eq!(heads(piece("mixed")), [(false, jump.clone()), (true, jump)]);
+    assert_eq!(
+        heads(piece("climber")),
+        [(
+            false,
+            "jump(orthogonal) over(piece | arrow-like) capture".to_string()
+        )]
+    );
+    let leap = "leap(knight) via(lshape, empty) capture".to_string();
+    assert_eq!(heads(piece("rover")), [(false, leap.clone()), (true, leap)]);
+    assert_eq!(heads(piece("taker")), []);
+    assert_eq!(heads(piece("greedy")), []);
 }
 
 proptest! {

@@ -133,6 +133,17 @@ pub struct LegCode {
 }
 
 impl LegCode {
+    /// Whether the two legs walk, land and capture alike (their source text aside).
+    pub fn same_walk(&self, other: &LegCode) -> bool {
+        self.kind == other.kind
+            && self.vecs == other.vecs
+            && self.paths == other.paths
+            && (self.min, self.max) == (other.min, other.max)
+            && (self.pass, self.screen) == (other.pass, other.screen)
+            && (self.capture, self.victims) == (other.capture, other.victims)
+            && (self.take, self.destroy) == (other.take, other.destroy)
+    }
+
     /// Whether the leg can capture (landing, or taking the jumped piece).
     pub fn can_capture(&self) -> bool {
         self.capture != CaptureMode::MoveOnly || self.take
@@ -199,6 +210,26 @@ pub struct Program {
     /// here can land has no option beyond its emits (see [`Program::entry_legs`]). Set by the
     /// loader.
     pub entry: Option<Vec<u16>>,
+    /// The ops from which every path goes on with any number of one leg that reads the board
+    /// the same whatever cells the path has been on, then ends (a chain of jumps that may stop
+    /// after any jump): where the order of the options does not matter, the interpreter finds
+    /// their landings cell by cell instead of path by path (see [`Program::closure_heads`]).
+    /// Set by the loader.
+    pub closures: Vec<Closure>,
+}
+
+/// An op from which a program's paths repeat one leg and then end (see
+/// [`Program::closures`]): every cell the leg can reach from the path's cell, leg after leg,
+/// without landing twice on a cell, is a landing of some path, and no other cell is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Closure {
+    /// The op: a `leg` (`once`) or the `split` of the repetition.
+    pub pc: u32,
+    /// The leg repeated.
+    pub leg: u16,
+    /// The path takes the leg at least once (the op is a `leg`); else it may end where it
+    /// stands.
+    pub once: bool,
 }
 
 /// The offsets (files, ranks) from its cell at which a piece can capture, as a bitmap over
@@ -454,6 +485,63 @@ impl Program {
             }
         }
         Some(legs)
+    }
+
+    /// The ops of [`Program::closures`]: a `split` whose first branch is one leg and back to
+    /// the `split`, and whose second goes (through `goto` ops only) to an accept; and a `leg`
+    /// of the same walk right before such a `split`. The leg must be a step, leap or jump
+    /// that takes nothing in passing: it reads no cell as visited but the one it lands on, so
+    /// the cells its paths can end on are the cells reachable from where the path stands.
+    pub fn closure_heads(&self) -> Vec<Closure> {
+        let to_accept = |mut pc: usize| {
+            for _ in 0..self.ops.len() {
+                match self.ops.get(pc) {
+                    Some(Op::Goto(t)) => pc = *t as usize,
+                    Some(Op::Accept) => return true,
+                    _ => return false,
+                }
+            }
+            false
+        };
+        let repeatable = |l: u16| {
+            self.legs.get(usize::from(l)).is_some_and(|leg| {
+                !leg.take && matches!(leg.kind, LegKind::Step | LegKind::Leap | LegKind::Jump)
+            })
+        };
+        let mut heads = Vec::new();
+        for (pc, op) in self.ops.iter().enumerate() {
+            let Op::Split(a, b) = *op else {
+                continue;
+            };
+            let a = a as usize;
+            let (Some(&Op::Leg(l)), Some(&Op::Goto(back))) = (self.ops.get(a), self.ops.get(a + 1))
+            else {
+                continue;
+            };
+            if back as usize != pc || !repeatable(l) || !to_accept(b as usize) {
+                continue;
+            }
+            let Ok(split) = u32::try_from(pc) else {
+                continue;
+            };
+            heads.push(Closure {
+                pc: split,
+                leg: l,
+                once: false,
+            });
+            // The same leg once before the repetition: one or more.
+            if let Some(before) = pc.checked_sub(1)
+                && let Op::Leg(first) = self.ops[before]
+                && self.legs[usize::from(first)].same_walk(&self.legs[usize::from(l)])
+            {
+                heads.push(Closure {
+                    pc: split - 1,
+                    leg: l,
+                    once: true,
+                });
+            }
+        }
+        heads
     }
 
     /// Whether the program is plain (see [`Program::plain`]) with these link tables: every op
@@ -737,6 +825,7 @@ impl<'a> Compiler<'a> {
                 disjoint: false,
                 marks: 0,
                 entry: None,
+                closures: Vec::new(),
             });
         }
         let node = if alts.len() == 1 {
@@ -824,6 +913,7 @@ impl<'a> Compiler<'a> {
                 disjoint: false,
                 marks: e.marks,
                 entry: None,
+                closures: Vec::new(),
             })
         } else {
             Err(e.errors)

@@ -2360,7 +2360,10 @@ impl Generator {
         let unfiltered = !(t.capture_compulsory || t.most_captures);
         self.core.count_only = unfiltered && !rules.has_royals();
         self.core.counting = unfiltered && !self.exhaustive;
+        // Counted, the options of a run may come in any order.
+        self.core.vm.set_any_order(self.core.counting);
         let r = self.turns(rules, pos, |_| {});
+        self.core.vm.set_any_order(false);
         self.core.count_only = false;
         self.core.counting = false;
         r

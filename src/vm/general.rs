@@ -7,7 +7,7 @@ use super::sink::Sink;
 use super::{Ctx, Machine, MoveOption, Options, PRUNE_AFTER, Pruning, StoneEffect, landing, takes};
 use crate::board::{Cell, NO_CELL};
 use crate::compile::walk::{Board, walk_leg};
-use crate::compile::{LegCode, Op};
+use crate::compile::{Closure, LegCode, Op};
 use crate::position::{Occupant, Position};
 
 /// The board as a path of the general interpreter sees it: the machine's copy of the cells
@@ -162,8 +162,18 @@ impl Machine {
                     pc += 1;
                 }
                 Op::Leg(l) => {
-                    if !term {
-                        self.leg(cx, sink, &cx.prog.legs[l as usize], cur, Some(pc + 1));
+                    if term {
+                        return;
+                    }
+                    match self.closure_at(cx, pc) {
+                        Some(c) => self.closure(cx, sink, c, at.to(pc)),
+                        None => self.leg(cx, sink, &cx.prog.legs[l as usize], cur, Some(pc + 1)),
+                    }
+                    return;
+                }
+                Op::Split(..) if self.closure_at(cx, pc).is_some() => {
+                    if let Some(c) = self.closure_at(cx, pc) {
+                        self.closure(cx, sink, c, at.to(pc));
                     }
                     return;
                 }
@@ -202,6 +212,103 @@ impl Machine {
                 Op::End => return,
             }
         }
+    }
+
+    /// The closure of [`Program::closures`] at op `pc`, where this run may use it: the caller
+    /// takes the options in any order, no pruning walk is on, and the origin is closed (a
+    /// path that may end at home could come back to it again and again).
+    #[inline]
+    fn closure_at(&self, cx: &Ctx<'_>, pc: usize) -> Option<Closure> {
+        if !self.any_order || cx.prog.closures.is_empty() || self.walk.on || self.home_open(cx) {
+            return None;
+        }
+        cx.prog
+            .closures
+            .iter()
+            .find(|c| c.pc as usize == pc)
+            .copied()
+    }
+
+    /// The paths from `at` of closure `c`: any number of its leg (at least one where
+    /// `c.once`), then the end. Every cell the leg reaches from the path's cell, leg after
+    /// leg, is landed on once (breadth first) and is an option, as the paths' exploration
+    /// would find it: the leg takes nothing in passing and reads no cell of the path but its
+    /// landing as visited, so a cell is the end of some path exactly when it can be reached
+    /// at all. A landing on an occupant ends there, as in [`Machine::land`].
+    fn closure<S: Sink>(&mut self, cx: &Ctx<'_>, sink: &mut S, c: Closure, at: At) {
+        if !c.once {
+            self.accept(cx, sink, at.cur, at.fx, at.capleg);
+        }
+        if at.term || self.stopping(sink) {
+            return;
+        }
+        let l = &cx.prog.legs[usize::from(c.leg)];
+        let capleg = l.can_capture();
+        let depth = self.walk_depth_buffers;
+        if self.landings.len() <= depth {
+            self.landings.push(Vec::new());
+        }
+        let mut landings = std::mem::take(&mut self.landings[depth]);
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        // Captured pieces stay far below `u32::MAX` (see `accept`).
+        #[allow(clippy::cast_possible_truncation)]
+        let mark = self.caps.len() as u32 + 1;
+        let (mut from, mut next) = (at.cur, 0);
+        'cells: loop {
+            landings.clear();
+            walk_leg(
+                l,
+                cx.side,
+                cx.links,
+                from,
+                &Path { m: self, cx },
+                &mut |t, over| landings.push((t, over)),
+            );
+            for &(t, _) in &landings {
+                if self.stopping(sink) {
+                    break 'cells;
+                }
+                if self.is_visited(cx, t) || (!cx.leave_at_once && self.caps.contains(&t)) {
+                    continue;
+                }
+                self.work.landings += 1;
+                if self.work.landings > self.work.next_look && self.out_of_work() {
+                    self.halt = true;
+                    break 'cells;
+                }
+                let occ = self.cells[t.index()];
+                let (captured, fx) = if S::RANGE {
+                    (false, StoneEffect::None)
+                } else {
+                    match landing(l, cx.side, occ, cx.collectable) {
+                        Some(x) => x,
+                        None => continue,
+                    }
+                };
+                if captured {
+                    self.caps.push(t);
+                }
+                self.accept(cx, sink, t, fx, capleg);
+                if captured {
+                    self.caps.pop();
+                }
+                if occ.is_empty() {
+                    queue.push((t, self.visited[t.index()]));
+                    self.visited[t.index()] = mark;
+                }
+            }
+            let Some(&(c, _)) = queue.get(next) else {
+                break;
+            };
+            from = c;
+            next += 1;
+        }
+        for &(c, was) in queue.iter().rev() {
+            self.visited[c.index()] = was;
+        }
+        self.queue = queue;
+        self.landings[depth] = landings;
     }
 
     pub(super) fn leg<S: Sink>(

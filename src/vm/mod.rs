@@ -145,6 +145,9 @@ pub struct Machine {
     /// Run every program through the general interpreter, plain ones too (to check the plain
     /// fast path against it).
     general_only: bool,
+    /// The caller takes the options in any order (it counts them): the repetitions of
+    /// [`Program::closures`] are explored cell by cell, not path by path.
+    any_order: bool,
     /// The run's landings and budgets (see `budget`).
     work: Work,
     /// Whether the run ends now: its budget is spent, it was stopped, or a walk met an unknown
@@ -173,6 +176,9 @@ pub struct Machine {
     /// The landings of the legs being explored, one buffer per depth of recursion.
     landings: Vec<Vec<(Cell, Cell)>>,
     walk_depth_buffers: usize,
+    /// A closure's cells still to leave from, each with its `visited` mark before (see
+    /// `general`).
+    queue: Vec<(Cell, u32)>,
 }
 
 /// Whether leg `l` of a piece of `side` takes what it passes over when that is `occ` (a jump's
@@ -258,6 +264,15 @@ impl Machine {
     /// The stop this machine works under, if any.
     pub fn stop(&self) -> Option<&std::sync::Arc<Stop>> {
         self.work.stop.as_ref()
+    }
+
+    /// Whether the caller takes the options of a run in any order (it only counts them): the
+    /// repetitions of one leg that end a program ([`Program::closures`], a chain of jumps that
+    /// may stop after any jump) are then explored cell by cell, each landed on once, instead of
+    /// path by path. The same options, in another order. Off by default, and never for
+    /// [`Machine::general_only`].
+    pub fn set_any_order(&mut self, any: bool) {
+        self.any_order = any && !self.general_only;
     }
 
     /// The pending runaway, if a run exceeded the budget (see [`Machine::take_runaway`]).
