@@ -256,15 +256,7 @@ impl Machine {
         let mark = self.caps.len() as u32 + 1;
         let (mut from, mut next) = (at.cur, 0);
         'cells: loop {
-            landings.clear();
-            walk_leg(
-                l,
-                cx.side,
-                cx.links,
-                from,
-                &Path { m: self, cx },
-                &mut |t, over| landings.push((t, over)),
-            );
+            self.landings_into(cx, l, from, &mut landings);
             for &(t, _) in &landings {
                 if self.stopping(sink) {
                     break 'cells;
@@ -328,15 +320,7 @@ impl Machine {
             self.landings.push(Vec::new());
         }
         let mut landings = std::mem::take(&mut self.landings[depth]);
-        landings.clear();
-        walk_leg(
-            l,
-            cx.side,
-            cx.links,
-            cur,
-            &Path { m: self, cx },
-            &mut |t, over| landings.push((t, over)),
-        );
+        self.landings_into(cx, l, cur, &mut landings);
         for &(t, over) in &landings {
             if self.stopping(sink) {
                 break;
@@ -349,6 +333,21 @@ impl Machine {
         }
         self.landings[depth] = landings;
         self.walk_depth_buffers -= 1;
+    }
+
+    /// Every cell leg `l` may land on from `cur` as the path sees the board, with the cell it
+    /// passed over (see [`walk_leg`]), in `out` (cleared first).
+    #[inline]
+    fn landings_into(&self, cx: &Ctx<'_>, l: &LegCode, cur: Cell, out: &mut Vec<(Cell, Cell)>) {
+        out.clear();
+        walk_leg(
+            l,
+            cx.side,
+            cx.links,
+            cur,
+            &Path { m: self, cx },
+            &mut |t, over| out.push((t, over)),
+        );
     }
 
     /// Lands after passing `over`, which the leg captures when it takes and holds an enemy.
