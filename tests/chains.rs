@@ -8,7 +8,7 @@
 
 mod common;
 
-use bulwark::vm::{Machine, Options, Pruning};
+use bulwark::vm::{COMMAND_BUDGET, Machine, Options, Pruning, Stop};
 use bulwark::{Cell, Position, Ruleset, text};
 use proptest::prelude::*;
 
@@ -161,4 +161,60 @@ fn b16_unbounded_and_long_chains_answer() {
         }
         assert!(!auto.0.is_empty(), "{def}: some options");
     }
+}
+
+/// The walkers' test variant (tests/variants/walkers.toml): chains that repeat one leg and end.
+fn walkers() -> Ruleset {
+    Ruleset::from_source("walkers.toml", include_str!("variants/walkers.toml"))
+        .unwrap_or_else(|e| panic!("{}", bulwark::view::diagnostic_text(&e)))
+}
+
+/// B-16 for chains that repeat one leg and then end (`(step(all))+`, a hopper's jumps): where
+/// the turns are counted or listed in any order they are found cell by cell, each reachable
+/// cell once; listed in order, path by path. The same turns: after every first turn of the
+/// walkers' game, the count is the length of the list and the two listings hold the same turns.
+#[test]
+fn b16_repeated_chains_counted_cell_by_cell_are_the_listed_turns() {
+    let rules = walkers();
+    let mut game = bulwark::Game::new(&rules, rules.setup.clone()).unwrap();
+    let first = game.legal_turns().unwrap();
+    assert_eq!(first.len(), game.count_turns());
+    for t in &first {
+        game.play(t);
+        let listed = game.legal_turns().unwrap();
+        let any = game.legal_turns_any_order().unwrap();
+        assert_eq!(
+            game.count_turns(),
+            listed.len(),
+            "after {}",
+            text::turn_text(&rules, t)
+        );
+        let set = |v: &[bulwark::Turn]| -> std::collections::BTreeSet<String> {
+            v.iter().map(|t| text::turn_text(&rules, t)).collect()
+        };
+        assert_eq!(
+            set(&any),
+            set(&listed),
+            "after {}",
+            text::turn_text(&rules, t)
+        );
+        assert_eq!(set(&listed).len(), listed.len(), "each turn once");
+        game.undo();
+    }
+}
+
+/// Perft 3 of the walkers' game (an engine count; perft 2, 8,996, is also what the
+/// path-by-path search counted) needs each walker's reachable cells, not its paths: under a
+/// command's default budget (`perft` on the command line) no run goes beyond ordinary work,
+/// where walking every path spent the whole budget and stopped.
+#[test]
+fn b16_repeated_chains_count_within_the_work_budget() {
+    let rules = walkers();
+    let mut game = bulwark::Game::new(&rules, rules.setup.clone()).unwrap();
+    let stop = std::sync::Arc::new(Stop::with_budget(None, COMMAND_BUDGET));
+    game.set_stop(Some(stop.clone()));
+    assert_eq!(game.perft(2), 8_996);
+    assert_eq!(game.perft(3), 920_454);
+    assert_eq!(game.runaway(), None);
+    assert_eq!(stop.excess(), 0, "landings beyond the ordinary");
 }

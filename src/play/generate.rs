@@ -2361,9 +2361,11 @@ impl Generator {
         self.core.count_only = unfiltered && !rules.has_royals();
         self.core.counting = unfiltered && !self.exhaustive;
         // Counted, the options of a run may come in any order.
-        self.core.vm.set_any_order(self.core.counting);
+        self.core
+            .vm
+            .set_any_order(self.core.counting || self.core.any_order);
         let r = self.turns(rules, pos, |_| {});
-        self.core.vm.set_any_order(false);
+        self.core.vm.set_any_order(self.core.any_order);
         self.core.count_only = false;
         self.core.counting = false;
         r
@@ -2401,9 +2403,11 @@ impl Generator {
 
     /// Whether [`Generator::turns`] may report the turns in any order (perft, which only
     /// counts them): plain pieces' moves then come from their cell-set landings, in the cell
-    /// order of their destinations. The same turns either way.
+    /// order of their destinations, and chains that repeat one leg from the cells they reach
+    /// ([`crate::vm::Machine::set_any_order`]). The same turns either way.
     pub fn set_any_order(&mut self, on: bool) {
         self.core.any_order = on;
+        self.core.vm.set_any_order(on);
     }
 
     /// The legal turns that neither capture nor change a piece's kind: the turns of
