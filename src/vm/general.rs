@@ -270,13 +270,8 @@ impl Machine {
                     break 'cells;
                 }
                 let occ = self.cells[t.index()];
-                let (captured, fx) = if S::RANGE {
-                    (false, StoneEffect::None)
-                } else {
-                    match landing(l, cx.side, occ, cx.collectable) {
-                        Some(x) => x,
-                        None => continue,
-                    }
+                let Some((captured, fx)) = landing_on::<S>(cx, l, occ) else {
+                    continue;
                 };
                 if captured {
                     self.caps.push(t);
@@ -399,13 +394,8 @@ impl Machine {
         }
         let occ = self.cells[t.index()];
         let term = !occ.is_empty();
-        let (captured, fx) = if S::RANGE {
-            (false, StoneEffect::None)
-        } else {
-            match landing(l, cx.side, occ, cx.collectable) {
-                Some(x) => x,
-                None => return,
-            }
+        let Some((captured, fx)) = landing_on::<S>(cx, l, occ) else {
+            return;
         };
         if captured {
             self.caps.push(t);
@@ -552,5 +542,17 @@ impl Machine {
             i = self.prev[i as usize];
         }
         None
+    }
+}
+
+/// What a landing of leg `l` on a cell holding `occ` does (see [`landing`]): `None` where it
+/// may not land there. In a placement range every cell reached is landed on and nothing is
+/// captured.
+#[inline]
+fn landing_on<S: Sink>(cx: &Ctx<'_>, l: &LegCode, occ: Occupant) -> Option<(bool, StoneEffect)> {
+    if S::RANGE {
+        Some((false, StoneEffect::None))
+    } else {
+        landing(l, cx.side, occ, cx.collectable)
     }
 }
