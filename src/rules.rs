@@ -1272,6 +1272,17 @@ impl Ruleset {
             None
         };
         self.derived.together_kinds = together_kinds(pieces, self.derived.bit_moves.as_ref());
+        // The stones a piece collects by landing on them (read by the movement programs in
+        // cell sets below, and by the interpreter through `collectable`).
+        let collectable = Filter(
+            self.stones
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.collectable)
+                .fold(0, |a, (k, _)| {
+                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
+                }),
+        );
         self.derived.bit_ranges = if self.stones.is_empty() {
             None
         } else {
@@ -1279,6 +1290,8 @@ impl Ruleset {
                 links,
                 topo.len(),
                 pieces.iter().map(|p| &p.range),
+                pieces.iter().map(|p| &p.moves),
+                collectable,
             )
         };
         self.derived.zobrist = crate::compile::zobrist::Zobrist::new(
@@ -1290,15 +1303,7 @@ impl Ruleset {
                 .max()
                 .unwrap_or(0),
         );
-        self.derived.collectable = Filter(
-            self.stones
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.collectable)
-                .fold(0, |a, (k, _)| {
-                    a | 1u128 << Filter::stone_bit(StoneKindId::new(k))
-                }),
-        );
+        self.derived.collectable = collectable;
         self.derived.allowed = self.placement_table();
         self.derived.allowed_kinds = self.allowed_masks();
         let (touch, movers) = self.castling_tables();

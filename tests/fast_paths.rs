@@ -263,6 +263,97 @@ fn same_options(r: &Ruleset, pos: &Position) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
+        // Movements in cell sets on boards with stones (`compile::ranges`): the general
+        // interpreter's options, each a destination whose capture and stone effect are read
+        // from its occupant.
+        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece())
+            && let Some(p) = table.move_program(kind.index(), side)
+        {
+            let mut board = RangeBoard::default();
+            board.fill(table, pos.cells(), side);
+            let got = table.landings(p, &r.links, &board, c, |g| {
+                r.regions[g.index()].cells[side].contains(c)
+            });
+            let mut got: Vec<(String, String)> = got
+                .cells()
+                .map(|t| {
+                    let (captured, fx) = bulwark::vm::landed_on(pos.at(t), r.collectable());
+                    let mut name = r.topo.name(t).clone();
+                    if captured {
+                        name = format!("{name}x{name}");
+                    }
+                    (name, format!("{fx:?}"))
+                })
+                .collect();
+            general.moves(r, pos, c, &mut b);
+            let mut want: Vec<(String, String)> = b
+                .moves
+                .iter()
+                .map(|m| (b.text(&r.topo, m), format!("{:?}", m.stone)))
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(
+                got,
+                want,
+                "{}: the moves in cell sets of the piece on {}",
+                text::write_position(r, pos),
+                r.topo.name(c)
+            );
+        }
+        // Programs of chains that begin with `emit` ops, in any order: the emits' cell-set
+        // landings, then the chains' options from the interpreter less the emits' (where the
+        // cell sets say no chain can begin, the chains have no option).
+        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece())
+            && let Some(lead) = table.lead(kind.index(), side)
+        {
+            let mut board = RangeBoard::default();
+            board.fill(table, pos.cells(), side);
+            let emitted = table.landings(&lead.emits, &r.links, &board, c, |g| {
+                r.regions[g.index()].cells[side].contains(c)
+            });
+            let landed = |t: Cell| {
+                let (captured, fx) = bulwark::vm::landed_on(pos.at(t), r.collectable());
+                let name = r.topo.name(t).clone();
+                let name = if captured {
+                    format!("{name}x{name}")
+                } else {
+                    name
+                };
+                (name, format!("{fx:?}"))
+            };
+            let mut got: Vec<(String, String)> = emitted.cells().map(landed).collect();
+            fast.chain_moves(r, pos, (c, lead.pc), true, &mut a);
+            if !table.may_enter(lead, &r.links, &board, c) {
+                assert!(
+                    a.moves.is_empty(),
+                    "{}: the chains of the piece on {} begin where the cell sets say none can",
+                    text::write_position(r, pos),
+                    r.topo.name(c)
+                );
+            }
+            for m in &a.moves {
+                let option = (a.text(&r.topo, m), format!("{:?}", m.stone));
+                if !(emitted.has(m.to) && landed(m.to).0 == option.0) {
+                    got.push(option);
+                }
+            }
+            general.moves(r, pos, c, &mut b);
+            let mut want: Vec<(String, String)> = b
+                .moves
+                .iter()
+                .map(|m| (b.text(&r.topo, m), format!("{:?}", m.stone)))
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(
+                got,
+                want,
+                "{}: the emits in cell sets and the chains of the piece on {}",
+                text::write_position(r, pos),
+                r.topo.name(c)
+            );
+        }
         // Placement ranges in cell sets (`compile::ranges`): the general interpreter's range
         // of the piece where it stands, and, for a sample of cells it could have come from
         // (read as empty), its range on the board with that cell emptied.
@@ -1278,6 +1369,43 @@ fn placement_ranges_take_the_cell_set_form_of_wide_boards() {
         Some("leaps jump jump+jump jump+leaps leaps+jump".into())
     );
     assert!(rules("chess").bit_ranges().is_none());
+}
+
+/// Movements in cell sets on Bollwerk 178's 178 cells, with its stones: every movement
+/// program whose paths are single legs taking nothing in passing has a form (the lame
+/// knight's leaps of B-13, rides, hops, steps), and the chains of the Guard (B-20) and the
+/// Spy (B-30, B-31) have none (their paths have more legs).
+#[test]
+fn b13_single_leg_movements_take_the_cell_set_form_of_wide_boards() {
+    let r = rules("bollwerk178");
+    let table = r.bit_ranges().expect("178 cells with stones");
+    let forms = |id: &str| {
+        let k = r.pieces.iter().position(|p| p.id == id).unwrap();
+        table
+            .move_program(k, Side::Black)
+            .map(|p| p.forms().join(" "))
+    };
+    assert_eq!(forms("queen"), Some("rays".into()));
+    assert_eq!(forms("knight"), Some("lame".into()));
+    assert_eq!(forms("kings-knight"), Some("lame leaps".into()));
+    assert_eq!(forms("elephant"), Some("leaps lame".into()));
+    assert_eq!(forms("marshal"), Some("lame rays".into()));
+    assert_eq!(forms("chancellor"), Some("lame rays".into()));
+    assert_eq!(forms("gold-runner"), Some("rays leaps".into()));
+    assert_eq!(forms("cannon"), Some("rays hop".into()));
+    assert_eq!(forms("guard"), None);
+    assert_eq!(forms("spy"), None);
+    // The chains' leading emits: the Guard's steps and double step (B-20), the Spy's king
+    // step (B-30); the legs their chains begin with are known.
+    let lead = |id: &str| {
+        let k = r.pieces.iter().position(|p| p.id == id).unwrap();
+        table
+            .lead(k, Side::Black)
+            .map(|l| (l.emits.forms().join(" "), l.pc, l.knows_entry()))
+    };
+    assert_eq!(lead("guard"), Some(("leaps leaps walk".into(), 3, true)));
+    assert_eq!(lead("spy"), Some(("leaps".into(), 1, true)));
+    assert_eq!(lead("queen").map(|l| l.1), None);
 }
 
 /// A stalemate whose side to move has quiet turns by the rules of movement, each illegal:

@@ -11,10 +11,10 @@
 
 use super::walk::{Passing, Reading, traits};
 use super::wide::{WIDE_CELLS, Wide};
-use super::{Filter, LegCode, Op, Program};
+use super::{CaptureMode, Filter, LegCode, Op, Program};
 use crate::board::{Cell, LinkTable, NO_CELL, Side};
 use crate::core::each_filled;
-use crate::core::filter::{EMPTY_BIT, HOLE_BIT};
+use crate::core::filter::{EMPTY_BIT, ENEMY0, HOLE_BIT, STONE0};
 use crate::core::{BySide, RegionId};
 use crate::position::Occupant;
 
@@ -162,14 +162,7 @@ impl RangeProgram {
     /// `"walk"`, `"jump"`, `"hop"`; two legs joined by `+`), the paths of one leg first. For
     /// tests and listings.
     pub fn forms(&self) -> Vec<String> {
-        let name = |f: &Form| match f {
-            Form::Leaps(_) => "leaps",
-            Form::Lame { .. } => "lame",
-            Form::Rays { .. } => "rays",
-            Form::Walk { .. } => "walk",
-            Form::Jump { .. } => "jump",
-            Form::Hop { .. } => "hop",
-        };
+        let name = form_name;
         self.legs
             .iter()
             .map(|l| name(&l.form).to_string())
@@ -179,6 +172,85 @@ impl RangeProgram {
                     .map(|(a, b)| format!("{}+{}", name(&a.form), name(b))),
             )
             .collect()
+    }
+}
+
+/// One path of one leg of a movement program, for one side: it lands on the cells it
+/// reaches (as a range path of the same leg reaches them) whose occupant it may land on.
+#[derive(Debug, Clone)]
+struct MoveLeg {
+    /// Only from the piece's cells of this region.
+    from: Option<RegionId>,
+    form: Form,
+    /// The occupants it may land on ([`landing_filter`]).
+    land: FilterId,
+}
+
+/// A movement program in cell sets, for one side: every path is one leg that takes nothing
+/// in passing (an `emit`, or a leg up to an `accept`), so an option is its landing cell, and
+/// what it captures and does to a stone there is read from that cell's occupant.
+#[derive(Debug, Clone)]
+pub struct MoveProgram {
+    legs: Vec<MoveLeg>,
+}
+
+impl MoveProgram {
+    /// How each path's leg is found, in program order (as [`RangeProgram::forms`]). For tests
+    /// and listings.
+    pub fn forms(&self) -> Vec<&'static str> {
+        self.legs.iter().map(|l| form_name(&l.form)).collect()
+    }
+}
+
+/// The `emit` ops a movement program of chains begins with, in cell sets, for one side: the
+/// options of those single legs are its landings ([`BitRanges::landings`]); the chains go on
+/// from op `pc` in the general interpreter ([`crate::vm::Machine::chain_moves`]), only where
+/// one of the legs they may begin with can land ([`BitRanges::may_enter`]).
+#[derive(Debug, Clone)]
+pub struct LeadForm {
+    /// The leading `emit` ops.
+    pub emits: MoveProgram,
+    /// The op the chains begin at.
+    pub pc: usize,
+    /// The legs every chain begins with, where the program says so and each has a form
+    /// here (their landing filters as a movement leg's).
+    entry: Option<MoveProgram>,
+}
+
+impl LeadForm {
+    /// Whether [`BitRanges::may_enter`] answers for the chains.
+    pub fn knows_entry(&self) -> bool {
+        self.entry.is_some()
+    }
+}
+
+/// The occupants (as the mover sees them) that leg `l` may land on, as the interpreter's
+/// landing test admits them: an empty cell unless it only captures; an enemy or neutral piece
+/// it may capture, unless it only moves; a stone it collects (`collectable`) or destroys,
+/// unless it only captures. Never an own piece.
+fn landing_filter(l: &LegCode, collectable: Filter) -> Filter {
+    let enemies: u128 = ((1u128 << (STONE0 - ENEMY0)) - 1) << ENEMY0;
+    let stones: u128 = ((1u128 << (EMPTY_BIT - STONE0)) - 1) << STONE0;
+    let mut f = 0u128;
+    if l.capture != CaptureMode::Only {
+        f |= 1u128 << EMPTY_BIT;
+        f |= (collectable.0 | l.destroy.0) & stones;
+    }
+    if l.capture != CaptureMode::MoveOnly {
+        f |= l.victims.0 & enemies;
+    }
+    Filter(f)
+}
+
+/// The name of a form (see [`RangeProgram::forms`]).
+fn form_name(f: &Form) -> &'static str {
+    match f {
+        Form::Leaps(_) => "leaps",
+        Form::Lame { .. } => "lame",
+        Form::Rays { .. } => "rays",
+        Form::Walk { .. } => "walk",
+        Form::Jump { .. } => "jump",
+        Form::Hop { .. } => "hop",
     }
 }
 
@@ -199,6 +271,10 @@ pub struct BitRanges {
     filters: Vec<(Filter, bool)>,
     /// Per piece kind, per side.
     progs: Vec<Option<BySide<RangeProgram>>>,
+    /// Per piece kind, per side: the movement programs that have a form here.
+    moves: Vec<Option<BySide<MoveProgram>>>,
+    /// Per piece kind, per side: the leading `emit` ops of the other movement programs.
+    leads: Vec<Option<BySide<LeadForm>>>,
 }
 
 /// The cells each filter of a [`BitRanges`] admits in one position, for one side to move.
@@ -267,12 +343,15 @@ impl RangeBoard {
 }
 
 impl BitRanges {
-    /// The table for these placement range programs (in kind order), or `None` when the board
-    /// has more than [`WIDE_CELLS`] cells.
+    /// The table for these placement range programs and movement programs (each in kind
+    /// order), or `None` when the board has more than [`WIDE_CELLS`] cells. `collectable`
+    /// holds the stones a piece collects by landing on them.
     pub fn new<'a>(
         links: &LinkTable,
         cells: usize,
         progs: impl Iterator<Item = &'a Program>,
+        moves: impl Iterator<Item = &'a Program>,
+        collectable: Filter,
     ) -> Option<BitRanges> {
         if cells > WIDE_CELLS {
             return None;
@@ -285,6 +364,8 @@ impl BitRanges {
             filled: vec![false; nv],
             filters: vec![(Filter::EMPTY, true)],
             progs: Vec::new(),
+            moves: Vec::new(),
+            leads: Vec::new(),
         };
         // Legs that several kinds share (a knight's leap in four of them) are built once.
         let mut built: Vec<(LegKey, Form)> = Vec::new();
@@ -329,8 +410,94 @@ impl BitRanges {
             })
             .collect();
         table.progs = progs;
+        table.add_moves(links, moves, collectable, &mut built);
         // Filter ids are bytes.
         (table.filters.len() <= 256).then_some(table)
+    }
+
+    /// Adds the movement programs' forms (each in kind order, see [`MoveProgram`] and
+    /// [`LeadForm`]), with the legs already `built` for the ranges.
+    fn add_moves<'a>(
+        &mut self,
+        links: &LinkTable,
+        moves: impl Iterator<Item = &'a Program>,
+        collectable: Filter,
+        built: &mut Vec<(LegKey, Form)>,
+    ) {
+        // Movement programs whose every path is one leg that takes nothing in passing; of
+        // the others, the `emit` ops they begin with and the legs their chains begin with.
+        let mut leg_of = |p: &Program, l: u16, from, s: Side, t: &mut BitRanges| {
+            let leg = &p.legs[usize::from(l)];
+            let key = LegKey::of(leg, s);
+            let form = match built.iter().find(|(k, _)| *k == key) {
+                Some((_, f)) => f.clone(),
+                None => {
+                    let f = t.form(leg, s, links)?;
+                    built.push((key, f.clone()));
+                    f
+                }
+            };
+            let land = t.filter(landing_filter(leg, collectable));
+            Some(MoveLeg { from, form, land })
+        };
+        for p in moves {
+            let single = paths_of(p).filter(|paths| {
+                paths
+                    .iter()
+                    .all(|(_, path)| matches!(path[..], [l] if !p.legs[usize::from(l)].take))
+            });
+            let mut side = |s: Side, t: &mut BitRanges| -> Option<MoveProgram> {
+                let legs = single
+                    .as_ref()?
+                    .iter()
+                    .map(|(from, path)| leg_of(p, path[0], *from, s, t))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(MoveProgram { legs })
+            };
+            let form = side(Side::White, &mut *self)
+                .and_then(|w| Some(BySide::new(w, side(Side::Black, &mut *self)?)));
+            // The leading emits, where the paths are not all single legs.
+            let lead = if single.is_some() || p.marks != 0 {
+                None
+            } else {
+                let emits: Vec<(u16, Option<RegionId>)> = p
+                    .ops
+                    .iter()
+                    .map_while(|op| match *op {
+                        Op::Emit(l) => Some((l, None)),
+                        Op::EmitFrom(l, r) => Some((l, Some(r))),
+                        _ => None,
+                    })
+                    .collect();
+                let mut side = |s: Side, t: &mut BitRanges| -> Option<LeadForm> {
+                    let legs = emits
+                        .iter()
+                        .map(|&(l, from)| {
+                            if p.legs[usize::from(l)].take {
+                                return None;
+                            }
+                            leg_of(p, l, from, s, t)
+                        })
+                        .collect::<Option<Vec<_>>>()?;
+                    let entry = p.entry.as_ref().and_then(|e| {
+                        let legs = e
+                            .iter()
+                            .map(|&l| leg_of(p, l, None, s, t))
+                            .collect::<Option<Vec<_>>>()?;
+                        Some(MoveProgram { legs })
+                    });
+                    Some(LeadForm {
+                        emits: MoveProgram { legs },
+                        pc: emits.len(),
+                        entry,
+                    })
+                };
+                side(Side::White, &mut *self)
+                    .and_then(|w| Some(BySide::new(w, side(Side::Black, &mut *self)?)))
+            };
+            self.moves.push(form);
+            self.leads.push(lead);
+        }
     }
 
     /// Whether cell indices grow (`Some(true)`) or fall along vector `v` from every cell;
@@ -554,6 +721,76 @@ impl BitRanges {
             paths,
             one,
         }
+    }
+
+    /// The cell-set form of a kind's movement program for `side`, if it has one.
+    #[inline]
+    pub fn move_program(&self, kind: usize, side: Side) -> Option<&MoveProgram> {
+        self.moves.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// The leading `emit` ops of a kind's movement program of chains for `side`, in cell
+    /// sets, if they have a form here.
+    #[inline]
+    pub fn lead(&self, kind: usize, side: Side) -> Option<&LeadForm> {
+        self.leads.get(kind)?.as_ref().map(|p| &p[side])
+    }
+
+    /// Whether one of the legs the chains of `lead` may begin with can land, for the piece on
+    /// `from` (as [`BitRanges::landings`] reads the board): where none can, the chains have
+    /// no option. True where the form does not know ([`LeadForm::knows_entry`]).
+    #[inline]
+    pub fn may_enter(
+        &self,
+        lead: &LeadForm,
+        links: &LinkTable,
+        board: &RangeBoard,
+        from: Cell,
+    ) -> bool {
+        lead.entry
+            .as_ref()
+            .is_none_or(|e| !self.landings(e, links, board, from, |_| true).is_empty())
+    }
+
+    /// Every cell the piece of `side` with movement program `prog` on `from` may land on,
+    /// `board` being the position as it stands (the piece's cell read as empty, as the
+    /// interpreter reads it); `in_region` tells whether `from` is in the piece's region (for
+    /// `emit … from`). The destinations of [`crate::vm::Machine::moves`], each once: an
+    /// option captures the piece on its cell, if any, and collects or destroys the stone
+    /// there, if any (see [`crate::vm::landed_on`]).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub fn landings(
+        &self,
+        prog: &MoveProgram,
+        links: &LinkTable,
+        board: &RangeBoard,
+        from: Cell,
+        in_region: impl Fn(RegionId) -> bool,
+    ) -> Wide {
+        let home = Wide::of(from);
+        // As `range` reads the board, the piece's cell (the only one the path has been on)
+        // read as empty.
+        let ok = move |f: FilterId| -> Wide {
+            let base = board.ok[usize::from(f)].without(home);
+            if self.filters[usize::from(f)].1 {
+                base | home
+            } else {
+                base
+            }
+        };
+        let mut out = Wide::EMPTY;
+        for l in &prog.legs {
+            if l.from.is_none_or(&in_region) {
+                let reach = match &l.form {
+                    Form::Leaps(sets) => sets[from.index()],
+                    Form::Jump { jumps, pass } => jumps.cells(ok(*pass), from),
+                    form => self.leg_cells(form, links, &ok, from, home),
+                };
+                out |= reach & board.ok[usize::from(l.land)];
+            }
+        }
+        out.without(home)
     }
 
     /// The cell-set form of a kind's placement range for `side`, if it has one.

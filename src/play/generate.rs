@@ -282,6 +282,9 @@ struct Core {
     hand: u64,
     /// `planes`, `ask`, `range_board`, `asked` and `hand` hold this generation's position.
     planed: bool,
+    /// `range_board` holds this generation's position (filled for the ranges or for the
+    /// movements in cell sets, whichever asks first).
+    boarded: bool,
     /// For pieces that place two stones, counted in cell sets: the empty cells whose singles
     /// are known (in `planes`: its weight is the number of kinds allowed there in hand, every
     /// pair of them valid on the cell), per stone kind in hand its group (see [`StoneCount`])
@@ -685,6 +688,7 @@ impl Core {
         );
         self.weighed = false;
         self.planed = false;
+        self.boarded = false;
         self.grouped = false;
         if !rules.stones.is_empty() {
             self.moved.clone_from(pos);
@@ -1478,34 +1482,160 @@ impl Core {
         any_move: &mut bool,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        let piece = &rules.pieces[kind.index()];
+        let side = pos.side;
+        // In any order (counted, or perft's inner plies), a program whose paths are single
+        // legs lands on the cells of its cell-set form: the same options, in cell order.
+        let table = rules
+            .bit_ranges()
+            .filter(|_| (self.counting || self.any_order) && self.vm.plain_allowed());
+        if let Some(lead) = table.and_then(|t| t.lead(kind.index(), side)) {
+            return self.chain_moves(rules, pos, (c, kind), lead, quiet, any_move, f);
+        }
+        let in_sets = table.and_then(|t| t.move_program(kind.index(), side).map(|p| (t, p)));
+        if let Some((table, prog)) = in_sets {
+            self.fill_board(pos, table);
+            let landed = table.landings(prog, &rules.links, &self.range_board, c, |r| {
+                rules.regions[r.index()].cells[side].contains(c)
+            });
+            *any_move |= !landed.is_empty();
+            let mut count = 0;
+            for t in landed.cells() {
+                let (captured, dest) = crate::vm::landed_on(pos.at(t), rules.collectable());
+                let captures: &[Cell] = if captured {
+                    std::slice::from_ref(&t)
+                } else {
+                    &[]
+                };
+                let step = Step {
+                    to: t,
+                    captures,
+                    dest,
+                };
+                count += self.listed_move(rules, pos, (c, kind), quiet, &step, f);
+            }
+            return count;
+        }
         self.vm.moves(rules, pos, c, &mut self.opts);
         *any_move |= !self.opts.is_empty();
         let opts = std::mem::take(&mut self.opts);
         let mut count = 0;
         for m in &opts.moves {
+            let step = Step {
+                to: m.to,
+                captures: opts.captures(m),
+                dest: m.stone,
+            };
+            count += self.listed_move(rules, pos, (c, kind), quiet, &step, f);
+        }
+        self.opts = opts;
+        count
+    }
+
+    /// [`Core::listed_moves`] in any order for a program of chains that begins with `emit`
+    /// ops (`lead`): the emits' options from their cell-set landings, then, where a chain can
+    /// begin, the chains' options from the interpreter, less those an emit has (the same
+    /// destination and captures: one option, as the interpreter merges them).
+    #[allow(clippy::too_many_arguments)]
+    fn chain_moves(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (c, kind): (Cell, PieceKindId),
+        lead: &crate::compile::ranges::LeadForm,
+        quiet: Option<&Sensitive>,
+        any_move: &mut bool,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let side = pos.side;
+        let Some(table) = rules.bit_ranges() else {
+            return 0;
+        };
+        self.fill_board(pos, table);
+        let emitted = table.landings(&lead.emits, &rules.links, &self.range_board, c, |r| {
+            rules.regions[r.index()].cells[side].contains(c)
+        });
+        *any_move |= !emitted.is_empty();
+        let mut count = 0;
+        // What an emit's option captures on `t`: the piece there, if any.
+        let emit_captures = |t: Cell| crate::vm::landed_on(pos.at(t), rules.collectable());
+        for t in emitted.cells() {
+            let (captured, dest) = emit_captures(t);
+            let captures: &[Cell] = if captured {
+                std::slice::from_ref(&t)
+            } else {
+                &[]
+            };
+            let step = Step {
+                to: t,
+                captures,
+                dest,
+            };
+            count += self.listed_move(rules, pos, (c, kind), quiet, &step, f);
+        }
+        let known = lead.knows_entry();
+        if known && !table.may_enter(lead, &rules.links, &self.range_board, c) {
+            return count;
+        }
+        let mut opts = std::mem::take(&mut self.opts);
+        self.vm
+            .chain_moves(rules, pos, (c, lead.pc), !known, &mut opts);
+        for m in &opts.moves {
             let captures = opts.captures(m);
-            if quiet.is_some_and(|q| q.untouched_by(m.to, captures))
-                && piece
-                    .changes
-                    .iter()
-                    .all(|ch| fires_unplayed(rules, pos, &ch.on, c, m.to, captures) == Some(false))
-            {
-                // Exactly one turn (no change of kind happens), legal: what `after_move`
-                // and the test would find.
-                count += 1;
-                self.quiet_counted += 1;
+            let emit_has = emitted.has(m.to)
+                && if emit_captures(m.to).0 {
+                    *captures == [m.to]
+                } else {
+                    captures.is_empty()
+                };
+            if emit_has {
                 continue;
             }
+            *any_move = true;
             let step = Step {
                 to: m.to,
                 captures,
                 dest: m.stone,
             };
-            count += self.after_move(rules, pos, c, kind, &step, f);
+            count += self.listed_move(rules, pos, (c, kind), quiet, &step, f);
         }
         self.opts = opts;
         count
+    }
+
+    /// The turns of one movement option of [`Core::listed_moves`]: one, counted unseen,
+    /// where it leaves the sensitive cells alone (`quiet`) and changes no kind; else those
+    /// [`Core::after_move`] finds.
+    #[inline]
+    fn listed_move(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (c, kind): (Cell, PieceKindId),
+        quiet: Option<&Sensitive>,
+        step: &Step<'_>,
+        f: &mut impl FnMut(&TurnView<'_>),
+    ) -> usize {
+        let piece = &rules.pieces[kind.index()];
+        if quiet.is_some_and(|q| q.untouched_by(step.to, step.captures))
+            && piece.changes.iter().all(|ch| {
+                fires_unplayed(rules, pos, &ch.on, c, step.to, step.captures) == Some(false)
+            })
+        {
+            // Exactly one turn (no change of kind happens), legal: what `after_move`
+            // and the test would find.
+            self.quiet_counted += 1;
+            return 1;
+        }
+        self.after_move(rules, pos, c, kind, step, f)
+    }
+
+    /// Fills `range_board` for `pos` (the side to move's view) once per generation.
+    #[inline]
+    fn fill_board(&mut self, pos: &Position, table: &crate::compile::ranges::BitRanges) {
+        if !self.boarded {
+            self.range_board.fill(table, pos.cells(), pos.side);
+            self.boarded = true;
+        }
     }
 
     /// The turns that make one movement: with each promotion choice, then with each stone
@@ -1780,8 +1910,7 @@ impl Core {
         pos: &Position,
         table: &crate::compile::ranges::BitRanges,
     ) {
-        let side = pos.side;
-        self.range_board.fill(table, pos.cells(), side);
+        self.fill_board(pos, table);
         self.hand = in_supply(pos);
         self.planes.clear();
         self.ask = Wide::EMPTY;

@@ -227,6 +227,20 @@ fn landing(
     Some((false, StoneEffect::None))
 }
 
+/// What a landing on a cell holding `occ` does where some leg may land there (the part of the
+/// interpreter's landing test that does not depend on the leg): it captures a piece
+/// (an enemy or neutral one: a leg never lands on its own side's), collects a stone that
+/// `collectable` names, and destroys any other stone (a leg lands on one only where it may
+/// destroy it).
+#[inline]
+pub fn landed_on(occ: Occupant, collectable: Filter) -> (bool, StoneEffect) {
+    match occ.as_stone() {
+        Some(k) if collectable.has(Filter::stone_bit(k)) => (false, StoneEffect::Collect(k)),
+        Some(k) => (false, StoneEffect::Destroy(k)),
+        None => (!occ.is_empty(), StoneEffect::None),
+    }
+}
+
 impl Machine {
     /// A machine for boards of any size (buffers grow on first use).
     pub fn new() -> Machine {
@@ -429,6 +443,48 @@ impl Machine {
             }
             pc
         };
+        self.run_from(rules, pos, (from, side, kind), prog, pc, sink);
+    }
+
+    /// The movement options of the piece on `from` whose paths begin at op `pc` of its
+    /// program, after the `emit` ops it begins with (`pc` their number, see
+    /// [`crate::compile::ranges::LeadForm`]): the options of its chains, each once, none
+    /// merged with an emit's (the caller has those). With `check_entry`, none where no leg a
+    /// chain may begin with can land (the caller has not found out).
+    pub fn chain_moves(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (from, pc): (Cell, usize),
+        check_entry: bool,
+        out: &mut Options,
+    ) {
+        out.clear();
+        out.from = from;
+        let Some((side, kind)) = pos.at(from).as_piece() else {
+            return;
+        };
+        let prog = &rules.pieces[kind.index()].moves;
+        if self.runaway.is_some()
+            || check_entry && !direct::may_enter(false, rules, pos, from, side, prog)
+        {
+            return;
+        }
+        self.fresh_options(pos.cells().len());
+        self.run_from(rules, pos, (from, side, kind), prog, pc, &mut Moves(out));
+    }
+
+    /// The general interpreter's run of `prog` for the piece of `kind` playing for `side` on
+    /// `from`, from op `pc` (options found before it are kept: see [`Machine::prepare`]).
+    fn run_from<S: Sink>(
+        &mut self,
+        rules: &Ruleset,
+        pos: &Position,
+        (from, side, kind): (Cell, Side, PieceKindId),
+        prog: &Program,
+        pc: usize,
+        sink: &mut S,
+    ) {
         self.prepare(pos, from, self.general_only);
         self.marks.clear();
         self.marks.resize(usize::from(prog.marks), 0);
