@@ -263,96 +263,67 @@ fn same_options(r: &Ruleset, pos: &Position) {
             text::write_position(r, pos),
             r.topo.name(c)
         );
-        // Movements in cell sets on boards with stones (`compile::ranges`): the general
-        // interpreter's options, each a destination whose capture and stone effect are read
-        // from its occupant.
-        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece())
-            && let Some(p) = table.move_program(kind.index(), side)
-        {
-            let mut board = RangeBoard::default();
-            board.fill(table, pos.cells(), side);
-            let got = table.landings(p, &r.links, &board, c, |g| {
-                r.regions[g.index()].cells[side].contains(c)
-            });
-            let mut got: Vec<(String, String)> = got
-                .cells()
-                .map(|t| {
+        // Movements in cell sets on boards with stones (`compile::ranges`), in any order: a
+        // program of single legs, or the emits a program of chains begins with, lands on its
+        // cell sets (what an option captures and does to a stone read from its cell's
+        // occupant); a chain's options come from the interpreter less the emits' (and where
+        // the sets say no chain can begin, it has none). The general interpreter's options.
+        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece()) {
+            let lead = table.lead(kind.index(), side);
+            let form = table
+                .move_program(kind.index(), side)
+                .or(lead.map(|l| &l.emits));
+            if let Some(p) = form {
+                let mut board = RangeBoard::default();
+                board.fill(table, pos.cells(), side);
+                let cells = table.landings(p, &r.links, &board, c, |g| {
+                    r.regions[g.index()].cells[side].contains(c)
+                });
+                let landed = |t: Cell| {
                     let (captured, fx) = bulwark::vm::landed_on(pos.at(t), r.collectable());
-                    let mut name = r.topo.name(t).clone();
-                    if captured {
-                        name = format!("{name}x{name}");
-                    }
+                    let name = r.topo.name(t).clone();
+                    let name = if captured {
+                        format!("{name}x{name}")
+                    } else {
+                        name
+                    };
                     (name, format!("{fx:?}"))
-                })
-                .collect();
-            general.moves(r, pos, c, &mut b);
-            let mut want: Vec<(String, String)> = b
-                .moves
-                .iter()
-                .map(|m| (b.text(&r.topo, m), format!("{:?}", m.stone)))
-                .collect();
-            got.sort();
-            want.sort();
-            assert_eq!(
-                got,
-                want,
-                "{}: the moves in cell sets of the piece on {}",
-                text::write_position(r, pos),
-                r.topo.name(c)
-            );
-        }
-        // Programs of chains that begin with `emit` ops, in any order: the emits' cell-set
-        // landings, then the chains' options from the interpreter less the emits' (where the
-        // cell sets say no chain can begin, the chains have no option).
-        if let (Some(table), Some((side, kind))) = (r.bit_ranges(), pos.at(c).as_piece())
-            && let Some(lead) = table.lead(kind.index(), side)
-        {
-            let mut board = RangeBoard::default();
-            board.fill(table, pos.cells(), side);
-            let emitted = table.landings(&lead.emits, &r.links, &board, c, |g| {
-                r.regions[g.index()].cells[side].contains(c)
-            });
-            let landed = |t: Cell| {
-                let (captured, fx) = bulwark::vm::landed_on(pos.at(t), r.collectable());
-                let name = r.topo.name(t).clone();
-                let name = if captured {
-                    format!("{name}x{name}")
-                } else {
-                    name
                 };
-                (name, format!("{fx:?}"))
-            };
-            let mut got: Vec<(String, String)> = emitted.cells().map(landed).collect();
-            fast.chain_moves(r, pos, (c, lead.pc), true, &mut a);
-            if !table.may_enter(lead, &r.links, &board, c) {
-                assert!(
-                    a.moves.is_empty(),
-                    "{}: the chains of the piece on {} begin where the cell sets say none can",
+                let mut got: Vec<(String, String)> = cells.cells().map(landed).collect();
+                if let Some(lead) = lead {
+                    fast.chain_moves(r, pos, (c, lead.pc), true, &mut a);
+                    if !table.may_enter(lead, &r.links, &board, c) {
+                        assert!(
+                            a.moves.is_empty(),
+                            "{}: the chains of the piece on {} begin where the cell sets say \
+                             none can",
+                            text::write_position(r, pos),
+                            r.topo.name(c)
+                        );
+                    }
+                    for m in &a.moves {
+                        let option = (a.text(&r.topo, m), format!("{:?}", m.stone));
+                        if !(cells.has(m.to) && landed(m.to).0 == option.0) {
+                            got.push(option);
+                        }
+                    }
+                }
+                general.moves(r, pos, c, &mut b);
+                let mut want: Vec<(String, String)> = b
+                    .moves
+                    .iter()
+                    .map(|m| (b.text(&r.topo, m), format!("{:?}", m.stone)))
+                    .collect();
+                got.sort();
+                want.sort();
+                assert_eq!(
+                    got,
+                    want,
+                    "{}: the moves in cell sets of the piece on {}",
                     text::write_position(r, pos),
                     r.topo.name(c)
                 );
             }
-            for m in &a.moves {
-                let option = (a.text(&r.topo, m), format!("{:?}", m.stone));
-                if !(emitted.has(m.to) && landed(m.to).0 == option.0) {
-                    got.push(option);
-                }
-            }
-            general.moves(r, pos, c, &mut b);
-            let mut want: Vec<(String, String)> = b
-                .moves
-                .iter()
-                .map(|m| (b.text(&r.topo, m), format!("{:?}", m.stone)))
-                .collect();
-            got.sort();
-            want.sort();
-            assert_eq!(
-                got,
-                want,
-                "{}: the emits in cell sets and the chains of the piece on {}",
-                text::write_position(r, pos),
-                r.topo.name(c)
-            );
         }
         // Placement ranges in cell sets (`compile::ranges`): the general interpreter's range
         // of the piece where it stands, and, for a sample of cells it could have come from

@@ -723,6 +723,19 @@ impl BitRanges {
         }
     }
 
+    /// The cells filter `f` admits on `board`, those of `vac` read as empty (a piece has left
+    /// them, or stands there).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn admitted(&self, board: &RangeBoard, f: FilterId, vac: Wide) -> Wide {
+        let base = board.ok[usize::from(f)].without(vac);
+        if self.filters[usize::from(f)].1 {
+            base | vac
+        } else {
+            base
+        }
+    }
+
     /// The cell-set form of a kind's movement program for `side`, if it has one.
     #[inline]
     pub fn move_program(&self, kind: usize, side: Side) -> Option<&MoveProgram> {
@@ -771,14 +784,7 @@ impl BitRanges {
         let home = Wide::of(from);
         // As `range` reads the board, the piece's cell (the only one the path has been on)
         // read as empty.
-        let ok = move |f: FilterId| -> Wide {
-            let base = board.ok[usize::from(f)].without(home);
-            if self.filters[usize::from(f)].1 {
-                base | home
-            } else {
-                base
-            }
-        };
+        let ok = move |f: FilterId| self.admitted(board, f, home);
         let mut out = Wide::EMPTY;
         for l in &prog.legs {
             if l.from.is_none_or(&in_region) {
@@ -824,14 +830,7 @@ impl BitRanges {
         let vac = home | Wide::of(vacated);
         // The cells filter `f` admits, with the two cells read as empty. (`move`: a set the
         // closure refers to is kept in memory, and each read of it waited for its stores.)
-        let ok = move |f: FilterId| -> Wide {
-            let base = board.ok[usize::from(f)].without(vac);
-            if self.filters[usize::from(f)].1 {
-                base | vac
-            } else {
-                base
-            }
-        };
+        let ok = move |f: FilterId| self.admitted(board, f, vac);
         let mut out = Wide::EMPTY;
         for l in &prog.legs {
             if l.from.is_none_or(&in_region) {
