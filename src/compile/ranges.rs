@@ -84,15 +84,60 @@ enum Form {
 }
 
 /// The jumps of a leg from every cell: per cell its (jumped, landing) pairs in `pairs`
-/// (`start[c]..start[c + 1]`) and the set of its jumped cells (`over`).
+/// (`start[c]..start[c + 1]`, in the order of the jumped cells) and the set of its jumped
+/// cells (`over`). Where a cell's jumped cells are all distinct and lie within 64 cells of the
+/// lowest, `window` holds that cell's index and the jumped cells as bits above it, so the
+/// pass test is one word and a landing is found by the rank of its jumped cell's bit;
+/// elsewhere (`NO_WINDOW`) the pairs are read one by one.
 #[derive(Debug, Clone)]
 struct Jumps {
     start: Vec<u32>,
     pairs: Vec<(Cell, Cell)>,
     over: Vec<Wide>,
+    window: Vec<(u16, u64)>,
 }
 
+/// A cell's jumps have no one-word window ([`Jumps`]).
+const NO_WINDOW: u16 = u16::MAX;
+
 impl Jumps {
+    /// The jumps from every cell: for each cell in order, its (jumped, landing) pairs.
+    fn new(per_cell: Vec<Vec<(Cell, Cell)>>) -> Jumps {
+        let (mut start, mut pairs, mut over, mut window) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for mut cell_pairs in per_cell {
+            cell_pairs.sort_by_key(|&(o, _)| o.index());
+            start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
+            let mut jumped = Wide::EMPTY;
+            let (mut mask, mut base) = (0u64, NO_WINDOW);
+            if let (Some(&(lo, _)), Some(&(hi, _))) = (cell_pairs.first(), cell_pairs.last()) {
+                let distinct = cell_pairs.windows(2).all(|w| w[0].0 != w[1].0);
+                if distinct && hi.index() - lo.index() < 64 {
+                    base = u16::try_from(lo.index()).unwrap_or(NO_WINDOW);
+                    for &(o, _) in &cell_pairs {
+                        mask |= 1 << (o.index() - lo.index());
+                    }
+                }
+            } else {
+                // No jump from here: an empty window, which admits nothing.
+                base = 0;
+            }
+            for &(o, _) in &cell_pairs {
+                jumped.insert(o);
+            }
+            over.push(jumped);
+            window.push((base, mask));
+            pairs.extend(cell_pairs);
+        }
+        start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
+        Jumps {
+            start,
+            pairs,
+            over,
+            window,
+        }
+    }
+
     /// The landings of the jumps from `from` whose jumped cell is in `pass`: none without a
     /// look at the pairs when no jumped cell is. Always inlined: as a call it cost more than
     /// it saved.
@@ -100,11 +145,25 @@ impl Jumps {
     #[inline(always)]
     fn cells(&self, pass: Wide, from: Cell) -> Wide {
         let mut out = Wide::EMPTY;
+        let first = self.start[from.index()] as usize;
+        let (base, mask) = self.window[from.index()];
+        if base != NO_WINDOW {
+            // The jumped cells in `pass`, as bits above `base`; the landing of the one at bit
+            // `j` is the pair of rank `j` among the window's bits.
+            let mut hit = pass.word_at(usize::from(base)) & mask;
+            while hit != 0 {
+                let j = hit.trailing_zeros();
+                hit &= hit - 1;
+                let rank = (mask & ((1u64 << j) - 1)).count_ones() as usize;
+                out |= Wide::of(self.pairs[first + rank].1);
+            }
+            return out;
+        }
         let hit = self.over[from.index()] & pass;
         if hit.is_empty() {
             return out;
         }
-        let range = self.start[from.index()] as usize..self.start[from.index() + 1] as usize;
+        let range = first..self.start[from.index() + 1] as usize;
         for &(over, to) in &self.pairs[range] {
             if hit.has(over) {
                 out.insert(to);
@@ -602,10 +661,9 @@ impl BitRanges {
             }
             (Reading::General, Passing::Jumped, false) => {
                 let pass = self.filter(l.pass);
-                let (mut start, mut pairs, mut over) = (Vec::new(), Vec::new(), Vec::new());
+                let mut per = Vec::new();
                 per_cell(&mut |from| {
-                    start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
-                    let mut jumped = Wide::EMPTY;
+                    let mut cell_pairs = Vec::new();
                     for &v in vecs {
                         let o = links.link(v, from);
                         if o == NO_CELL {
@@ -613,15 +671,13 @@ impl BitRanges {
                         }
                         let to = links.link(v, o);
                         if to != NO_CELL && to != from {
-                            pairs.push((o, to));
-                            jumped.insert(o);
+                            cell_pairs.push((o, to));
                         }
                     }
-                    over.push(jumped);
+                    per.push(cell_pairs);
                 });
-                start.push(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
                 Form::Jump {
-                    jumps: Jumps { start, pairs, over },
+                    jumps: Jumps::new(per),
                     pass,
                 }
             }
@@ -1113,4 +1169,80 @@ fn paths_of(p: &Program) -> Option<Vec<(Option<RegionId>, Vec<u16>)>> {
     };
     w.go(0, None, &mut Vec::new())?;
     Some(w.out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The landings of the jumps from `from` over a cell of `pass`, read pair by pair.
+    fn by_pairs(pairs: &[(Cell, Cell)], pass: Wide) -> Wide {
+        let mut out = Wide::EMPTY;
+        for &(over, to) in pairs {
+            if pass.has(over) {
+                out.insert(to);
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// A cell's jumps answer alike with a one-word window (jumped cells within 64 of the
+        /// lowest, all distinct) and without one (wider apart, or a cell jumped twice).
+        #[test]
+        fn jumps_land_where_the_pairs_say_with_a_window_or_without(
+            per in prop::collection::vec(
+                prop::collection::vec((0usize..256, 0usize..256), 0..9), 1..12),
+            spread in prop::collection::vec(0usize..4, 12),
+            pass in prop::array::uniform4(any::<u64>()),
+        ) {
+            // Some cells' jumped cells squeezed near one another, so most have a window.
+            let per: Vec<Vec<(Cell, Cell)>> = per
+                .iter()
+                .zip(&spread)
+                .map(|(pairs, &s)| {
+                    pairs
+                        .iter()
+                        .map(|&(o, t)| {
+                            let o = if s == 0 { o } else { 100 + o % (20 * s) };
+                            (Cell::new(o), Cell::new(t))
+                        })
+                        .collect()
+                })
+                .collect();
+            let jumps = Jumps::new(per.clone());
+            let pass = Wide(pass);
+            for (c, pairs) in per.iter().enumerate() {
+                prop_assert_eq!(jumps.cells(pass, Cell::new(c)), by_pairs(pairs, pass));
+            }
+        }
+    }
+
+    #[test]
+    fn jumps_take_the_window_only_where_it_holds_every_jumped_cell_once() {
+        let cell = Cell::new;
+        let jumps = Jumps::new(vec![
+            vec![
+                (cell(70), cell(1)),
+                (cell(10), cell(2)),
+                (cell(73), cell(3)),
+            ],
+            vec![(cell(10), cell(1)), (cell(74), cell(2))],
+            vec![(cell(5), cell(1)), (cell(5), cell(2))],
+            vec![],
+        ]);
+        assert_eq!(jumps.window[0], (10, 1 | 1 << 60 | 1 << 63));
+        assert_eq!(jumps.window[1].0, NO_WINDOW);
+        assert_eq!(jumps.window[2].0, NO_WINDOW);
+        assert_eq!(jumps.window[3], (0, 0));
+        let pass = Wide::of(cell(73)) | Wide::of(cell(5)) | Wide::of(cell(74));
+        assert_eq!(jumps.cells(pass, cell(0)), Wide::of(cell(3)));
+        assert_eq!(jumps.cells(pass, cell(1)), Wide::of(cell(2)));
+        assert_eq!(
+            jumps.cells(pass, cell(2)),
+            Wide::of(cell(1)) | Wide::of(cell(2))
+        );
+        assert!(jumps.cells(Wide::first(256), cell(3)).is_empty());
+    }
 }

@@ -70,6 +70,19 @@ impl Wide {
         self.0[i >> 6] >> (i & 63) & 1 != 0
     }
 
+    /// The 64 cells from index `base` on (below [`WIDE_CELLS`]) as one word: cell `base + j`
+    /// at bit `j`; cells past the last word read as absent.
+    #[inline]
+    pub fn word_at(self, base: usize) -> u64 {
+        let (k, shift) = (base >> 6, base & 63);
+        let low = self.0[k] >> shift;
+        if shift == 0 || k == 3 {
+            low
+        } else {
+            low | self.0[k + 1] << (64 - shift)
+        }
+    }
+
     /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Cell) {
@@ -236,5 +249,21 @@ mod tests {
         assert_eq!((Wide::first(70) & !Wide::first(64)).len(), 6);
         assert!(Wide::first(0).is_empty());
         assert_eq!(Wide::first(256).without(Wide::first(255)).lowest(), 255);
+    }
+
+    #[test]
+    fn a_word_at_any_cell_reads_the_64_cells_from_it_across_words() {
+        let cells = [0usize, 5, 63, 64, 100, 127, 128, 190, 200, 255];
+        let mut s = Wide::EMPTY;
+        for &c in &cells {
+            s.insert(Cell::new(c));
+        }
+        for base in 0..WIDE_CELLS {
+            let want = cells
+                .iter()
+                .filter(|&&c| c >= base && c < base + 64)
+                .fold(0u64, |w, &c| w | 1 << (c - base));
+            assert_eq!(s.word_at(base), want, "from cell {base}");
+        }
     }
 }
