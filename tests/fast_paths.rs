@@ -1904,3 +1904,88 @@ fn attacks_in_cell_sets_read_neutral_pieces_spared_kinds_and_classed_directions(
         }
     }
 }
+
+/// B-15: a red-bordered stone is collected by the piece landing on it. Where the side already
+/// has that kind in hand, the count of the stone actions after such a move is read without
+/// playing it (the kinds in hand are unchanged; a piece placing two stones may pair two of
+/// that kind). After a sample of White's turns in the crowded mid-game, Black's turns counted
+/// are as many as listed, collecting moves among them; and with a red stone put in the way of
+/// White's piece that places two stones, and one of each red kind in White's hand, likewise.
+#[test]
+fn b15_stones_collected_of_a_kind_in_hand_are_counted_as_listed() {
+    use bulwark::core::StoneKindId;
+    use bulwark::vm::StoneEffect;
+    let r = rules("bollwerk178");
+    let crowded = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/positions/crowded-midgame.txt"),
+    )
+    .unwrap();
+    let start = text::parse_position(r, crowded.trim()).unwrap();
+    // Per stones per turn of the mover, the collecting turns of a kind in hand.
+    let collecting = |g: &Game<'_>, turns: &[Turn], tally: &mut [usize; 3]| {
+        let pos = g.pos();
+        for u in turns {
+            if let StoneEffect::Collect(k) = u.dest()
+                && pos.supplies[pos.side][k.index()] > 0
+                && let Some((_, kind)) = pos.at(u.from()).as_piece()
+            {
+                tally[usize::from(r.pieces[kind.index()].stones_per_turn.min(2))] += 1;
+            }
+        }
+    };
+    let counted_as_listed = |g: &mut Game<'_>| {
+        let turns = g.legal_turns().unwrap();
+        assert_eq!(
+            g.count_turns(),
+            turns.len(),
+            "{}: the count is not the length of the list",
+            text::write_position(r, g.pos())
+        );
+        turns
+    };
+    let mut g = Game::new(r, start.clone()).unwrap();
+    let white = g.legal_turns().unwrap();
+    let mut tally = [0usize; 3];
+    for t in white.iter().step_by(53) {
+        g.play(t);
+        let turns = counted_as_listed(&mut g);
+        collecting(&g, &turns, &mut tally);
+        g.undo();
+    }
+    assert!(
+        tally[1] > 0,
+        "collecting turns by stones per turn: {tally:?}"
+    );
+    // White's two-stone piece: a red stone on the first empty cell it moves to.
+    let mut pos = start;
+    let side = pos.side;
+    let reds: Vec<usize> = (0..r.stones.len())
+        .filter(|&k| r.stones[k].collectable)
+        .collect();
+    assert!(!reds.is_empty());
+    for &k in &reds {
+        pos.supplies[side][k] = 1;
+    }
+    let two = r.topo.cells().find(|&c| {
+        matches!(pos.at(c).as_piece(), Some((s, kind)) if s == side && r.pieces[kind.index()].stones_per_turn == 2)
+    });
+    let two = two.expect("White has a piece that places two stones");
+    let onto = Game::new(r, pos.clone())
+        .unwrap()
+        .legal_turns()
+        .unwrap()
+        .iter()
+        .filter(|t| t.from() == two && t.captures().is_empty())
+        .find_map(|t| t.to().filter(|&to| pos.at(to).is_empty()))
+        .expect("it has a move onto an empty cell");
+    pos.put(onto, Occupant::stone(StoneKindId::new(reds[0])));
+    let mut g = Game::new(r, pos).unwrap();
+    let turns = counted_as_listed(&mut g);
+    let mut tally = [0usize; 3];
+    collecting(&g, &turns, &mut tally);
+    assert!(
+        tally[2] > 0,
+        "collecting turns by stones per turn: {tally:?}"
+    );
+}

@@ -294,6 +294,9 @@ struct Core {
     groups: Vec<(u8, Wide)>,
     stony: Wide,
     grouped: bool,
+    /// The side to move's supply with a stone collected by the move being counted (its pairs
+    /// of one kind read from it; see [`Core::count_in_sets`]).
+    collected_supply: Vec<u32>,
     /// Moves of a plain piece to be played out (not counted as quiet): destination, whether
     /// it captures there, what it does to a stone there.
     loud: Vec<(Cell, bool, StoneEffect)>,
@@ -821,7 +824,7 @@ impl Core {
         {
             if let Some(n) = self
                 .count_only
-                .then(|| self.count_unplayed(rules, pos, c, c, kind))
+                .then(|| self.count_unplayed(rules, pos, c, (c, None), kind))
                 .flatten()
             {
                 tally.count += n;
@@ -1735,8 +1738,9 @@ impl Core {
 
     /// The stone actions after a movement (`view`, by `step`, of a piece standing as `now`
     /// after it): counted on the position as it stands when only counting and the move
-    /// leaves nothing else changed than its two cells; else listed on the position with the
-    /// move played (and taken back).
+    /// leaves nothing else changed than its two cells (and a stone collected of a kind
+    /// already in hand, which leaves the kinds in hand as they were); else listed on the
+    /// position with the move played (and taken back).
     fn stones_after_move(
         &mut self,
         rules: &Ruleset,
@@ -1746,12 +1750,19 @@ impl Core {
         step: &Step<'_>,
         f: &mut impl FnMut(&TurnView<'_>),
     ) -> usize {
-        let two_cells = !matches!(step.dest, StoneEffect::Collect(_))
-            && step.captures.iter().all(|&c| c == step.to)
+        let collected = match step.dest {
+            StoneEffect::Collect(k) => Some(k),
+            _ => None,
+        };
+        let unplayed = collected.is_none_or(|k| {
+            pos.supplies[pos.side]
+                .get(k.index())
+                .is_some_and(|&n| n > 0 && n < u32::MAX)
+        }) && step.captures.iter().all(|&c| c == step.to)
             && (step.captures.is_empty() || !rules.pieces[now.index()].captures_to_reserve);
         if self.count_only
-            && two_cells
-            && let Some(n) = self.count_unplayed(rules, pos, view.from(), step.to, now)
+            && unplayed
+            && let Some(n) = self.count_unplayed(rules, pos, view.from(), (step.to, collected), now)
         {
             return n;
         }
@@ -1771,21 +1782,26 @@ impl Core {
 
     /// The stone actions of the piece of kind `now` standing on `at`, having come from `vacated`
     /// (`vacated == at`: it stands still), counted on `pos` with the move not played: its
-    /// placement range read with `vacated` as empty. `None` when that needs the move played.
+    /// placement range read with `vacated` as empty; `collected`, a stone the move collected
+    /// on `at`, of a kind the side has in hand. `None` when that needs the move played (a
+    /// stone collected is counted in cell sets only).
     fn count_unplayed(
         &mut self,
         rules: &Ruleset,
         pos: &Position,
         vacated: Cell,
-        at: Cell,
+        (at, collected): (Cell, Option<StoneKindId>),
         now: PieceKindId,
     ) -> Option<usize> {
         if rules.allowed_kinds().is_empty() || 2 * rules.stones.len() > GROUPS {
             return None;
         }
         let side = pos.side;
-        if let Some(n) = self.count_in_sets(rules, pos, vacated, at, now) {
+        if let Some(n) = self.count_in_sets(rules, pos, vacated, (at, collected), now) {
             return Some(n);
+        }
+        if collected.is_some() {
+            return None;
         }
         let range = self
             .vm
@@ -1828,7 +1844,7 @@ impl Core {
         rules: &Ruleset,
         pos: &Position,
         vacated: Cell,
-        at: Cell,
+        (at, collected): (Cell, Option<StoneKindId>),
         now: PieceKindId,
     ) -> Option<usize> {
         let side = pos.side;
@@ -1852,7 +1868,17 @@ impl Core {
                 self.group(rules, pos);
                 self.grouped = true;
             }
-            let mut count = StoneCount::new(&pos.supplies[side], rules.turn.explosions);
+            // A stone collected: one more of a kind in hand (more pairs of that kind may be
+            // valid), the kinds in hand, and so every cell's singles, unchanged.
+            let supply = match collected {
+                Some(k) => {
+                    self.collected_supply.clone_from(&pos.supplies[side]);
+                    self.collected_supply[k.index()] += 1;
+                    &self.collected_supply
+                }
+                None => &pos.supplies[side],
+            };
+            let mut count = StoneCount::new(supply, rules.turn.explosions);
             if moved && range.has(vacated) {
                 range.remove(vacated);
                 if pos.taboo != Some(vacated)
@@ -1920,6 +1946,9 @@ impl Core {
                 n += usize::from(*known);
             }
             return Some(n);
+        }
+        if collected.is_some() {
+            return None;
         }
         self.range.clear();
         self.range.extend(range.cells());
