@@ -978,7 +978,7 @@ impl Ruleset {
 
     /// The kinds (bit per kind) whose pieces may be counted a kind at a time in cell sets
     /// (where moves are only counted): not royal, with a movement program in cell sets, and
-    /// no change of kind but one on reaching a region.
+    /// no change of kind but one on reaching a region or on a move in a zone.
     #[inline]
     pub fn together_kinds(&self) -> u64 {
         self.derived.together_kinds
@@ -1497,7 +1497,8 @@ impl OwnedNames {
 
 /// The kinds (bit per kind) that counting may take a kind at a time
 /// ([`Ruleset::together_kinds`]): not royal, with a movement program in cell sets, and no
-/// change of kind but one on reaching a region (whose cells are known before any move).
+/// change of kind but one on reaching a region or on a move into, within or out of a zone
+/// (whose cells are known before any move).
 fn together_kinds(pieces: &[PieceKind], bit_moves: Option<&crate::compile::bits::BitMoves>) -> u64 {
     let sets = bit_moves.map_or(0, crate::compile::bits::BitMoves::program_kinds);
     pieces
@@ -1508,7 +1509,7 @@ fn together_kinds(pieces: &[PieceKind], bit_moves: Option<&crate::compile::bits:
                 && !p.royal
                 && match p.changes.as_slice() {
                     [] => true,
-                    [ch] => matches!(ch.on, Trigger::Reach { .. }),
+                    [ch] => matches!(ch.on, Trigger::Reach { .. } | Trigger::Zone(_)),
                     _ => false,
                 }
         })

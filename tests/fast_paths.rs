@@ -1186,21 +1186,15 @@ fn plain_programs_without_overlapping_landings_are_marked_disjoint() {
     }
 }
 
-/// A plain piece whose only change of kind is on reaching a region is asked once where it
-/// fires (`reach`: on every move into the region, from inside it too; `enter`: only from
-/// outside): counted as many as listed and as tested, inside and outside the region.
-#[test]
-fn a_change_on_reaching_a_region_fires_as_tested_from_inside_and_outside() {
+/// The tiny test board with a king, a rook and a bishop (the kinds a change may choose) and
+/// `pieces` (a region and a piece that changes kind on it), no stones.
+fn tiny_with_a_change(name: &str, pieces: &str) -> Ruleset {
     let mut source = include_str!("variants/tiny.toml")
         .split("[stones.wall]")
         .next()
         .unwrap()
         .to_string();
     source += r#"
-[regions.far]
-white = "a3-d4"
-black = "a1-d2"
-
 [pieces.king]
 letter = "K"
 royal = true
@@ -1214,6 +1208,25 @@ moves = "ride(orthogonal) capture"
 letter = "B"
 moves = "ride(diagonal) capture"
 
+[setup]
+position = "3k/4/4/K3 w"
+"#;
+    source += pieces;
+    Ruleset::from_source(&format!("{name}.toml"), &source).unwrap()
+}
+
+/// A plain piece whose only change of kind is on reaching a region is asked once where it
+/// fires (`reach`: on every move into the region, from inside it too; `enter`: only from
+/// outside): counted as many as listed and as tested, inside and outside the region.
+#[test]
+fn a_change_on_reaching_a_region_fires_as_tested_from_inside_and_outside() {
+    let r = tiny_with_a_change(
+        "reach",
+        r#"
+[regions.far]
+white = "a3-d4"
+black = "a1-d2"
+
 [pieces.reacher]
 letter = "A"
 moves = "step(forward) | step(sideways)"
@@ -1223,11 +1236,8 @@ changes = [{ on = "reach", region = "far", to = ["rook", "bishop"], optional = t
 letter = "E"
 moves = "step(forward) | step(sideways)"
 changes = [{ on = "enter", region = "far", to = ["rook", "bishop"], optional = true }]
-
-[setup]
-position = "3k/4/4/K3 w"
-"#;
-    let r = Ruleset::from_source("reach.toml", &source).unwrap();
+"#,
+    );
     let changes = |position: &str| checked_count(&r, position, |t| t.promote().is_some());
     // Two kinds to choose from: a move that changes kind is two turns (and one that declines
     // it), one that does not is one, so a count that misses a change differs from the list.
@@ -1239,6 +1249,38 @@ position = "3k/4/4/K3 w"
     // Inside it: every move changes a `reach` piece, none an `enter` piece.
     assert_eq!(changes("3k/1A2/4/K3 w"), 6);
     assert_eq!(changes("3k/1E2/4/K3 w"), 0);
+}
+
+/// A change of kind on a move into, within or out of a zone (`on = "zone"`, shogi's
+/// promotion) fires on every move of a piece in the zone and, from outside, on the moves that
+/// land in it: counted as many as listed and as tested, with one such piece (a piece at a
+/// time) and with two (a kind at a time, an offset at a time).
+#[test]
+fn a_change_in_a_zone_fires_on_moves_into_within_and_out_of_it() {
+    let r = tiny_with_a_change(
+        "zone",
+        r#"
+[regions.zone]
+white = "a3-d4"
+black = "a1-d2"
+
+[pieces.zoner]
+letter = "Z"
+moves = "step(forward) | step(backward) | step(sideways)"
+changes = [{ on = "zone", region = "zone", to = ["rook", "bishop"], optional = true }]
+"#,
+    );
+    let changes = |position: &str| checked_count(&r, position, |t| t.promote().is_some());
+    // Two kinds to choose from: a move that changes kind is two turns (and one that declines
+    // it), so a count that misses a change, or finds one where there is none, differs.
+    // Below the zone: only the step forward into it changes kind.
+    assert_eq!(changes("3k/4/1Z2/K3 w"), 2);
+    // In it: every move, the step back out included (four steps).
+    assert_eq!(changes("3k/1Z2/4/K3 w"), 8);
+    // Two below (a kind at a time): each one's step into the zone.
+    assert_eq!(changes("3k/4/1Z1Z/K3 w"), 4);
+    // One in, one below: the first's four moves, the second's one into the zone.
+    assert_eq!(changes("3k/1Z2/3Z/K3 w"), 10);
 }
 
 /// Beyond an enemy piece on a line from the royal piece, a rider stays blocked whatever the

@@ -899,22 +899,10 @@ impl Core {
             if piece.royal || !rules.piece_shapes[k].moves {
                 continue;
             }
-            // As `fires_of`: a change on reaching a region, which fires nowhere for a piece
-            // already in it where it fires on entering (such pieces are left to the walk).
-            let fire = match piece.changes.as_slice() {
-                [] => 0,
-                [ch] => match ch.on {
-                    Trigger::Reach { region, enter } => {
-                        let cells = rules.regions[region.index()].cells[side].low128();
-                        if enter {
-                            pieces &= !cells;
-                        }
-                        cells
-                    }
-                    _ => continue,
-                },
-                _ => continue,
+            let Some((fire, walked)) = together_fire(rules, piece, side) else {
+                continue;
             };
+            pieces &= !walked;
             if pieces == 0 {
                 continue;
             }
@@ -1015,6 +1003,7 @@ impl Core {
         let fire_mask = match fire_cells {
             Fires::Never => Some(0),
             Fires::In(cells) => Some(cells.low128()),
+            Fires::Always => Some(u128::MAX),
             Fires::Ask => None,
         };
         let in_sets = match (shared.sets, fire_mask) {
@@ -1053,6 +1042,7 @@ impl Core {
                 let unchanged = match fire_cells {
                     Fires::Never => true,
                     Fires::In(cells) => !cells.contains(t),
+                    Fires::Always => false,
                     Fires::Ask => piece.changes.iter().all(|ch| {
                         fires_unplayed(rules, pos, &ch.on, c, t, captures) == Some(false)
                     }),
@@ -3682,12 +3672,38 @@ fn fire_mask(rules: &Ruleset, kind: PieceKindId, side: Side, c: Cell) -> Option<
     match fires_of(rules, &rules.pieces[kind.index()], side, c) {
         Fires::Never => Some(0),
         Fires::In(cells) => Some(cells.low128()),
+        Fires::Always => Some(u128::MAX),
         Fires::Ask => None,
     }
 }
 
+/// For a kind counted a kind at a time ([`Core::kinds_in_sets`]), as [`fires_of`] for each
+/// of its pieces: the cells where its change of kind fires, and the cells whose pieces are left
+/// to the walk (in the region of a change on entering, which fires nowhere for them, and in a
+/// zone, where it fires on every move); `None` where the change needs asking move by move.
+#[inline]
+fn together_fire(
+    rules: &Ruleset,
+    piece: &crate::rules::PieceKind,
+    side: Side,
+) -> Option<(u128, u128)> {
+    match piece.changes.as_slice() {
+        [] => Some((0, 0)),
+        [ch] => {
+            let (region, leave_inside) = match ch.on {
+                Trigger::Reach { region, enter } => (region, enter),
+                Trigger::Zone(region) => (region, true),
+                _ => return None,
+            };
+            let cells = rules.regions[region.index()].cells[side].low128();
+            Some((cells, if leave_inside { cells } else { 0 }))
+        }
+        _ => None,
+    }
+}
+
 /// Where the changes of kind of `piece` on `c` fire, found once for the piece when its only
-/// change is on reaching a region.
+/// change is on reaching a region or on a move into, within or out of a zone.
 fn fires_of<'a>(
     rules: &'a Ruleset,
     piece: &crate::rules::PieceKind,
@@ -3701,6 +3717,16 @@ fn fires_of<'a>(
                 let cells = &rules.regions[region.index()].cells[side];
                 if enter && cells.contains(c) {
                     Fires::Never
+                } else {
+                    Fires::In(cells)
+                }
+            }
+            // A move that starts in the zone always may use it; one from outside, where it
+            // lands in the zone.
+            Trigger::Zone(region) => {
+                let cells = &rules.regions[region.index()].cells[side];
+                if cells.contains(c) {
+                    Fires::Always
                 } else {
                     Fires::In(cells)
                 }
@@ -3773,6 +3799,8 @@ enum Fires<'a> {
     Never,
     /// On its moves to these cells.
     In(&'a crate::board::CellSet),
+    /// On every move.
+    Always,
     /// Asked move by move ([`fires_unplayed`]).
     Ask,
 }
